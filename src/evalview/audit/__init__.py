@@ -1,0 +1,19 @@
+"""The audit: is the record consistent, and what must a reader know before publishing it?"""
+
+from __future__ import annotations
+
+from evalview.audit.registry import CHECKS, RULES, Rule
+from evalview.findings import Finding, sort_findings
+from evalview.model.run import Run
+
+__all__ = ["RULES", "Rule", "audit"]
+
+
+def audit(run: Run) -> list[Finding]:
+    """Reading findings plus every registered check, in a stable order."""
+    import evalview.audit.checks  # noqa: F401  (registers the checks)
+
+    findings = list(run.reading_findings)
+    for check in CHECKS:
+        findings.extend(check(run))
+    return sort_findings(findings)

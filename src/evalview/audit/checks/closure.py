@@ -1,0 +1,1 @@
+"""Checks of the closure family (to be written)."""

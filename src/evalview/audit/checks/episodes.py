@@ -1,0 +1,1 @@
+"""Checks of the episodes family (to be written)."""

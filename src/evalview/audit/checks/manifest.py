@@ -1,0 +1,1 @@
+"""Checks of the manifest family (to be written)."""

@@ -1,0 +1,1 @@
+"""Checks of the publication family (to be written)."""

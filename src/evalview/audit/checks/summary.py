@@ -1,0 +1,1 @@
+"""Checks of the summary family (to be written)."""

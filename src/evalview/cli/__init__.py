@@ -1,0 +1,76 @@
+"""The `evalview` command: subcommands for scripts, and the TUI when given a path (or nothing).
+
+Each subcommand lives in its own module with `HELP`, `add_arguments(parser)` and `run(args)`;
+modules import their heavy dependencies inside `run`, so `check` and `score` never import Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from evalview import __version__
+
+#: Subcommand name -> module. Order is the order of `evalview --help`.
+COMMANDS: dict[str, str] = {
+    "check": "evalview.cli.check",
+}
+
+EPILOG = """\
+exit codes: 0 success, 1 refused (or, for check, error findings), 2 input could not be read.
+Run `evalview COMMAND --help` for the options of one command.
+"""
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(COMMANDS[name])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="evalview",
+        description=(
+            "Audit, score and publish evaluation runs of robot and AI policies. "
+            "`evalview PATH` opens the terminal app on a closed-run directory or a results "
+            "JSON; the subcommands below are for scripts and CI."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"evalview {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        mod = _module(name)
+        p = sub.add_parser(
+            name,
+            help=mod.HELP,
+            description=getattr(mod, "DESCRIPTION", mod.HELP),
+            epilog=getattr(mod, "EPILOG", None),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        mod.add_arguments(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in COMMANDS:
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        return int(_module(args.command).run(args))
+    if not args_list or args_list[0] not in ("-h", "--help", "--version"):
+        return _open_tui(args_list)
+    build_parser().parse_args(args_list)
+    return 0
+
+
+def _open_tui(args_list: list[str]) -> int:
+    try:
+        tui = importlib.import_module("evalview.cli.open")
+    except ImportError:
+        print("evalview: the terminal app is not available in this build.", file=sys.stderr)
+        return 2
+    return int(tui.main(args_list))

@@ -1,0 +1,95 @@
+"""`evalview check PATH [--json] [--strict]`: audit the record before publication."""
+
+from __future__ import annotations
+
+import argparse
+from itertools import groupby
+from pathlib import Path
+
+from rich.markup import escape
+
+from evalview.cli.output import EXIT_OK, EXIT_REFUSED, console, emit_json, fail_unreadable
+
+HELP = "audit a closed run: is the record consistent, and what must a reader know?"
+DESCRIPTION = """\
+Audit a closed run (or results JSON) against the closed-result format. Every finding has a
+stable code (see docs/rules.md), a severity and the file, line or episode it is about.
+
+  error    the record is inconsistent: do not publish it as it is
+  warning  a publication caveat that does not break the record (pending infrastructure
+           errors, unattempted cases, ...): state it next to the numbers
+  info     context
+"""
+EPILOG = """\
+exit codes:
+  0  no error-severity finding (with --strict: no error or warning)
+  1  at least one error (with --strict: or warning)
+  2  the path could not be read as a run at all
+
+examples:
+  evalview check runs/closed-run/
+  evalview check runs/closed-run/ --json | jq '.findings[] | select(.severity=="error")'
+  evalview check runs/closed-run/ --strict   # in CI: warnings fail too
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="PATH", help="closed-run directory or results JSON")
+    p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
+    p.add_argument(
+        "--strict", action="store_true", help="warnings fail the check too (exit 1)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from evalview.audit import RULES, audit
+    from evalview.findings import count_by_severity
+    from evalview.load import InputError, load_run
+
+    try:
+        loaded = load_run(args.path)
+    except InputError as exc:
+        return fail_unreadable(str(exc), as_json=args.json)
+    findings = audit(loaded)
+    counts = count_by_severity(findings)
+    failing = counts["error"] + (counts["warning"] if args.strict else 0)
+    ok = failing == 0
+    if args.json:
+        emit_json(
+            {
+                "path": str(Path(args.path)),
+                "ok": ok,
+                "strict": bool(args.strict),
+                "findings": [f.to_json() for f in findings],
+                "counts": counts,
+            }
+        )
+        return EXIT_OK if ok else EXIT_REFUSED
+
+    out = console()
+    titles = {"error": "Errors", "warning": "Warnings", "info": "Info"}
+    styles = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
+    for severity, group in groupby(findings, key=lambda f: f.severity.value):
+        items = list(group)
+        out.print(f"[{styles[severity]}]{titles[severity]} ({len(items)})[/]")
+        for f in items:
+            name = RULES[f.code].name if f.code in RULES else ""
+            out.print(
+                f"  [{styles[severity]}]{f.code}[/] [dim]{name}[/]  "
+                f"[cyan]{escape(f.location)}[/]\n      {escape(f.message)}"
+            )
+        out.print()
+    out.print(_verdict(str(args.path), counts, ok, args.strict))
+    return EXIT_OK if ok else EXIT_REFUSED
+
+
+def _verdict(path: str, counts: dict[str, int], ok: bool, strict: bool) -> str:
+    e, w = counts["error"], counts["warning"]
+    tally = f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"
+    if e:
+        return f"[bold red]✗ {escape(path)}: inconsistent record ({tally}). Do not publish as is.[/]"
+    if not ok:
+        return f"[bold yellow]✗ {escape(path)}: {tally}; --strict fails on warnings.[/]"
+    if w:
+        return f"[bold yellow]✓ {escape(path)}: consistent, with caveats ({tally}). State them.[/]"
+    return f"[bold green]✓ {escape(path)}: consistent record, no findings.[/]"

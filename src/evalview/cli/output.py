@@ -1,0 +1,43 @@
+"""Shared output helpers: one JSON document on stdout for --json, rich text otherwise."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import orjson
+from rich.console import Console
+from rich.markup import escape
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_UNREADABLE = 2
+
+
+def emit_json(document: Any) -> None:
+    """Write one JSON document (and a newline) to stdout, nothing else."""
+    sys.stdout.buffer.write(
+        orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
+    )
+    sys.stdout.flush()
+
+
+def console() -> Console:
+    return Console(highlight=False, soft_wrap=False)
+
+
+def error_console() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def fail_unreadable(message: str, *, as_json: bool = False) -> int:
+    """Report an unreadable input (exit 2). With --json, stdout still gets one JSON document."""
+    if as_json:
+        emit_json({"error": message, "exit_code": EXIT_UNREADABLE})
+    error_console().print(f"[bold red]evalview:[/] {escape(message)}")
+    return EXIT_UNREADABLE
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """A fraction as percent text; None as an em dash."""
+    return "—" if x is None else f"{100 * x:.{digits}f} %"

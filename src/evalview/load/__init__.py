@@ -1,0 +1,44 @@
+"""Loading any supported input into a `Run` (format detection lives here)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from evalview.load.closed_run import load_closed_run
+from evalview.load.errors import InputError
+from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
+
+__all__ = ["FILE_LOADERS", "InputError", "load_run"]
+
+#: Loaders for single-file inputs (results JSON). Each returns a Run, or None when the file is not
+#: its format, or raises InputError. Later modules append to this list.
+FileLoader = Callable[[Path, bytes], Run | None]
+FILE_LOADERS: list[FileLoader] = []
+
+
+def load_run(path: str | Path, *, message_key: str = DEFAULT_MESSAGE_KEY) -> Run:
+    """Read a closed-run directory or a results JSON. Raises InputError (exit 2) when unusable."""
+    p = Path(path)
+    if not os_exists(p):
+        raise InputError(f"{p}: no such file or directory.")
+    if p.is_dir():
+        return load_closed_run(p, message_key=message_key)
+    if p.name in ("manifest.json", "episodes.jsonl", "status.json", "summary.json"):
+        return load_closed_run(p.parent, message_key=message_key)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{p}: cannot be read ({exc.strerror}).") from exc
+    for loader in FILE_LOADERS:
+        run = loader(p, raw)
+        if run is not None:
+            return run
+    raise InputError(
+        f"{p}: not a closed-run directory nor a results JSON evalview can read. "
+        "Pass the run directory (the one holding manifest.json) or an exported result.json."
+    )
+
+
+def os_exists(p: Path) -> bool:
+    return p.exists() or p.is_symlink()

@@ -1,0 +1,428 @@
+"""Reading a closed-run directory (`starvla-rsi.eval/v1`) into a `Run`, safely.
+
+Nothing is written, nothing outside the files the format names is opened, symlinks are refused,
+and the bounds are checked from file sizes and line counts before anything is parsed. Every
+problem becomes a reading finding (EV1xx) and reading goes on with what is left, so the audit
+still sees everything that could be read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from evalview.audit import registry as R
+from evalview.findings import Finding
+from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
+from evalview.load.errors import InputError
+from evalview.load.safe_json import parse_strict
+from evalview.model.run import (
+    COMPLETED,
+    DEFAULT_MESSAGE_KEY,
+    ERROR,
+    INVALID,
+    UNATTEMPTED,
+    EpisodeRecord,
+    Identity,
+    Protocol,
+    ResultFile,
+    Run,
+    build_table,
+    split_episode_id,
+)
+
+DOCUMENTS = ("manifest.json", "status.json", "summary.json")
+EPISODES_JSONL = "episodes.jsonl"
+EPISODES_DIR = "episodes"
+RESULT_NAME = "result.json"
+
+
+class _Reader:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.findings: list[Finding] = []
+        self.bytes_read = 0
+
+    def lstat(self, rel: str, *, required: bool) -> os.stat_result | None:
+        """Stat without following links; report missing, symlinked and non-regular files."""
+        try:
+            st = os.lstat(self.root / rel)
+        except FileNotFoundError:
+            if required:
+                self.findings.append(
+                    R.FILE_MISSING(
+                        f"{rel} is missing; a closed run needs it. Re-export the run "
+                        "or restore the file.",
+                        file=rel,
+                    )
+                )
+            return None
+        except OSError as exc:
+            self.findings.append(R.FILE_UNREADABLE(f"{rel} cannot be read: {exc.strerror}.", file=rel))
+            return None
+        if stat.S_ISLNK(st.st_mode):
+            self.findings.append(
+                R.SYMLINK(
+                    f"{rel} is a symbolic link, which the format rejects; it was not read. "
+                    "Replace it with the real file.",
+                    file=rel,
+                )
+            )
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            self.findings.append(
+                R.FILE_UNREADABLE(f"{rel} is not a regular file; it was not read.", file=rel)
+            )
+            return None
+        return st
+
+    def read(self, rel: str) -> bytes | None:
+        try:
+            with open(self.root / rel, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            self.findings.append(R.FILE_UNREADABLE(f"{rel} cannot be read: {exc.strerror}.", file=rel))
+            return None
+        self.bytes_read += len(data)
+        return data
+
+    def parse_object(
+        self, raw: bytes, rel: str, *, first_line: int = 1, what: str = "file"
+    ) -> dict[str, Any] | None:
+        value, problem = parse_strict(raw, first_line=first_line)
+        if problem is not None:
+            rule = R.PROBLEM_RULES[problem.kind]
+            self.findings.append(
+                rule(
+                    f"{rel}{_at(problem.line)}: {problem.detail}; the {what} was not read. "
+                    "Fix the JSON at that place and re-run the check.",
+                    file=rel,
+                    line=problem.line if what == "line" else problem.line,
+                )
+            )
+            return None
+        if not isinstance(value, dict):
+            self.findings.append(
+                R.NOT_AN_OBJECT(
+                    f"{rel}{_at(first_line if what == 'line' else None)}: expected a JSON object, "
+                    f"found {_json_type(value)}.",
+                    file=rel,
+                    line=first_line if what == "line" else None,
+                )
+            )
+            return None
+        return value
+
+
+def _at(line: int | None) -> str:
+    return f":{line}" if line is not None else ""
+
+
+def _json_type(value: Any) -> str:
+    return {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number"
+    )
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _get(doc: Any, *keys: str) -> Any:
+    for key in keys:
+        if not isinstance(doc, dict):
+            return None
+        doc = doc.get(key)
+    return doc
+
+
+def load_closed_run(path: Path, *, message_key: str = DEFAULT_MESSAGE_KEY) -> Run:
+    """Read a closed-run directory. Raises InputError only when the directory itself is unusable."""
+    root = path
+    try:
+        entries = set(os.listdir(root))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot list the directory ({exc.strerror}).") from exc
+    if not entries & {*DOCUMENTS, EPISODES_JSONL}:
+        raise InputError(
+            f"{path}: not a closed run (no manifest.json, status.json, summary.json or "
+            "episodes.jsonl). Point evalview at the run directory itself."
+        )
+    reader = _Reader(root)
+
+    # 1. Stat everything the format names, before reading any of it.
+    sizes: dict[str, int] = {}
+    for rel in (*DOCUMENTS, EPISODES_JSONL):
+        st = reader.lstat(rel, required=True)
+        if st is not None:
+            sizes[rel] = st.st_size
+    result_paths = _result_paths(reader)
+    for rel in result_paths:
+        st = reader.lstat(rel, required=False)
+        if st is not None:
+            sizes[rel] = st.st_size
+
+    total = sum(sizes.values())
+    read_episodes = True
+    if total > MAX_BYTES:
+        reader.findings.append(
+            R.TOO_LARGE(
+                f"the run's files add up to {total / 2**20:.1f} MiB, over the format's bound of "
+                f"{MAX_BYTES // 2**20} MiB; episodes.jsonl and the result files were not read. "
+                "Split the run or remove oversized fields.",
+            )
+        )
+        read_episodes = False
+    if len(result_paths) > MAX_EPISODES:
+        reader.findings.append(
+            R.TOO_MANY_EPISODES(
+                f"episodes/ holds {len(result_paths)} result files, over the bound of "
+                f"{MAX_EPISODES:,}; episodes were not read. Split the run.",
+                file=EPISODES_DIR,
+            )
+        )
+        read_episodes = False
+
+    # 2. The three small documents.
+    documents: dict[str, dict[str, Any] | None] = {}
+    for rel in DOCUMENTS:
+        raw = reader.read(rel) if rel in sizes and (read_episodes or sizes[rel] <= MAX_BYTES) else None
+        documents[rel] = None if raw is None else reader.parse_object(raw, rel)
+
+    # 3. episodes.jsonl, line by line.
+    records: list[EpisodeRecord] = []
+    if read_episodes and EPISODES_JSONL in sizes:
+        raw = reader.read(EPISODES_JSONL)
+        if raw is not None:
+            records = _read_jsonl(reader, raw)
+
+    # 4. Result files, compared with the first JSONL record of the same id.
+    result_files: list[ResultFile] = []
+    if read_episodes:
+        first_by_id: dict[str, EpisodeRecord] = {}
+        for rec in records:
+            eid = rec.episode_id
+            if eid is not None:
+                first_by_id.setdefault(eid, rec)
+        for rel in result_paths:
+            if rel not in sizes:
+                result_files.append(ResultFile(rel, None, readable=False))
+                continue
+            raw = reader.read(rel)
+            data = None if raw is None else reader.parse_object(raw, rel)
+            if data is None:
+                result_files.append(ResultFile(rel, None, readable=False))
+                continue
+            eid = _get(data, "episode", "id")
+            eid = eid if isinstance(eid, str) else None
+            match = first_by_id.get(eid) if eid is not None else None
+            differing: tuple[str, ...] = ()
+            if match is not None and match.data != data:
+                assert match.data is not None
+                keys = sorted(set(match.data) | set(data))
+                differing = tuple(k for k in keys if match.data.get(k, _ABSENT) != data.get(k, _ABSENT))
+            result_files.append(
+                ResultFile(
+                    rel,
+                    eid,
+                    readable=True,
+                    matched_line=None if match is None else match.line,
+                    differing_keys=differing,
+                )
+            )
+
+    manifest = documents.get("manifest.json")
+    schedule_raw = _get(manifest, "protocol", "episode_ids")
+    schedule: tuple[str, ...] = ()
+    if isinstance(schedule_raw, list):
+        schedule = tuple(x for x in schedule_raw if isinstance(x, str))
+
+    table = build_table(_rows(schedule, records, message_key))
+    return Run(
+        path=path,
+        kind="closed-run",
+        identity=Identity(
+            run_id=_text(_get(manifest, "run_id")),
+            benchmark_name=_text(_get(manifest, "benchmark", "name")),
+            benchmark_version=_text(_get(manifest, "benchmark", "version")),
+            protocol_version=_text(_get(manifest, "benchmark", "protocol_version")),
+            source_revision=_text(_get(manifest, "benchmark", "source_revision")),
+            policy_name=_text(_get(manifest, "policy", "name")),
+            policy_version=_text(_get(manifest, "policy", "version")),
+        ),
+        protocol=Protocol(
+            max_steps=_int(_get(manifest, "protocol", "max_steps")),
+            max_policy_calls=_int(_get(manifest, "protocol", "max_policy_calls")),
+            replan_interval=_int(_get(manifest, "protocol", "replan_interval")),
+            fail_fast=_get(manifest, "protocol", "fail_fast")
+            if isinstance(_get(manifest, "protocol", "fail_fast"), bool)
+            else None,
+        ),
+        schedule=schedule,
+        episodes=table,
+        documents=documents,
+        records=records,
+        result_files=result_files,
+        reading_findings=reader.findings,
+        bytes_read=reader.bytes_read,
+        message_key=message_key,
+    )
+
+
+_ABSENT = object()
+
+
+def _result_paths(reader: _Reader) -> list[str]:
+    """`episodes/<dir>/result.json` for every directory of episodes/; nothing else is looked at."""
+    try:
+        st = os.lstat(reader.root / EPISODES_DIR)
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        reader.findings.append(
+            R.FILE_UNREADABLE(f"episodes/ cannot be read: {exc.strerror}.", file=EPISODES_DIR)
+        )
+        return []
+    if stat.S_ISLNK(st.st_mode):
+        reader.findings.append(
+            R.SYMLINK(
+                "episodes/ is a symbolic link, which the format rejects; no result file was read.",
+                file=EPISODES_DIR,
+            )
+        )
+        return []
+    if not stat.S_ISDIR(st.st_mode):
+        return []
+    paths = []
+    try:
+        with os.scandir(reader.root / EPISODES_DIR) as it:
+            for entry in it:
+                if entry.is_dir(follow_symlinks=False):
+                    rel = f"{EPISODES_DIR}/{entry.name}/{RESULT_NAME}"
+                    if os.path.lexists(reader.root / rel):
+                        paths.append(rel)
+                elif entry.is_symlink():
+                    reader.findings.append(
+                        R.SYMLINK(
+                            f"{EPISODES_DIR}/{entry.name} is a symbolic link, which the format "
+                            "rejects; it was not followed.",
+                            file=f"{EPISODES_DIR}/{entry.name}",
+                        )
+                    )
+    except OSError as exc:
+        reader.findings.append(
+            R.FILE_UNREADABLE(f"episodes/ cannot be listed: {exc.strerror}.", file=EPISODES_DIR)
+        )
+    paths.sort()
+    return paths
+
+
+def _read_jsonl(reader: _Reader, raw: bytes) -> list[EpisodeRecord]:
+    lines = raw.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()  # the final newline
+    if len(lines) > MAX_EPISODES:
+        reader.findings.append(
+            R.TOO_MANY_EPISODES(
+                f"episodes.jsonl has {len(lines):,} lines, over the bound of {MAX_EPISODES:,}; "
+                "it was not parsed. Split the run.",
+                file=EPISODES_JSONL,
+            )
+        )
+        return []
+    records: list[EpisodeRecord] = []
+    offset = 0
+    for i, line in enumerate(lines, start=1):
+        start = offset
+        offset += len(line) + 1
+        if not line.strip():
+            reader.findings.append(
+                R.EMPTY_LINE(
+                    f"episodes.jsonl:{i} is empty; every line must be one episode result. "
+                    "Remove the empty line.",
+                    file=EPISODES_JSONL,
+                    line=i,
+                )
+            )
+            continue
+        data = reader.parse_object(line, EPISODES_JSONL, first_line=i, what="line")
+        records.append(EpisodeRecord(line=i, data=data, offset=start))
+    return records
+
+
+def _row(data: dict[str, Any], rec: EpisodeRecord, message_key: str) -> dict[str, Any]:
+    eid = rec.episode_id
+    task = _get(data, "episode", "task")
+    seed = _get(data, "episode", "seed")
+    id_task, id_seed = split_episode_id(eid) if eid is not None else (None, None)
+    status = data.get("status")
+    success = data.get("success")
+    error = data.get("error")
+    score = _get(data, "metrics", "score")
+    message = _get(data, "metrics", message_key)
+    return {
+        "id": eid if eid is not None else f"<line {rec.line}>",
+        "task": task if isinstance(task, str) else id_task,
+        "seed": _int(seed) if _int(seed) is not None else id_seed,
+        "status": status if status in (COMPLETED, ERROR) else INVALID,
+        "success": success if isinstance(success, bool) else None,
+        "error_category": _get(error, "category") if isinstance(_get(error, "category"), str) else None,
+        "error_type": _get(error, "type") if isinstance(_get(error, "type"), str) else None,
+        "termination_reason": data.get("termination_reason")
+        if isinstance(data.get("termination_reason"), str)
+        else None,
+        "score": score if isinstance(score, int | float) and not isinstance(score, bool) else None,
+        "message": message if isinstance(message, str) else None,
+        "file": EPISODES_JSONL,
+        "line": rec.line,
+    }
+
+
+def _rows(
+    schedule: tuple[str, ...], records: list[EpisodeRecord], message_key: str
+) -> list[dict[str, Any]]:
+    first: dict[str, int] = {}
+    for idx, rec in enumerate(records):
+        eid = rec.episode_id
+        if eid is not None and rec.data is not None:
+            first.setdefault(eid, idx)
+    scheduled = set()
+    rows: list[dict[str, Any]] = []
+    for eid in schedule:
+        if eid in scheduled:
+            continue  # a duplicated schedule id is an audit finding; one case per id
+        scheduled.add(eid)
+        idx = first.get(eid)
+        if idx is None:
+            task, seed = split_episode_id(eid)
+            rows.append(
+                {"id": eid, "task": task, "seed": seed, "status": UNATTEMPTED, "in_schedule": True}
+            )
+        else:
+            rec = records[idx]
+            assert rec.data is not None
+            row = _row(rec.data, rec, message_key)
+            row.update(in_schedule=True, record_index=idx)
+            rows.append(row)
+    for idx, rec in enumerate(records):
+        eid = rec.episode_id
+        if eid is not None and eid in scheduled and first.get(eid) == idx:
+            continue
+        if rec.data is None:
+            row = {"id": f"<line {rec.line}>", "status": INVALID, "file": EPISODES_JSONL,
+                   "line": rec.line}
+        else:
+            row = _row(rec.data, rec, message_key)
+        row.update(in_schedule=False, record_index=idx)
+        rows.append(row)
+    return rows

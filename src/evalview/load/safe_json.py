@@ -1,0 +1,115 @@
+"""Strict JSON parsing: orjson speed, plus the two checks orjson does not make.
+
+orjson already rejects NaN, Infinity, overflowing numbers, invalid UTF-8 and a BOM. It silently
+keeps the last of duplicate keys, so duplicates are detected by counting colons: every key/value
+pair contributes one structural colon, so the raw text has exactly as many colons as
+`orjson.dumps(parsed)` unless a duplicate pair was dropped. Where the raw text contains a `\\u`
+escape (which could encode a colon) the exact, slower stdlib check runs instead.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+_NONFINITE = re.compile(rb"(?<![\w\"])-?(NaN|Infinity)(?![\w\"])")
+
+
+@dataclass(frozen=True, slots=True)
+class JsonProblem:
+    """Why a document was rejected. `kind` selects the reading rule; `line` is 1-based."""
+
+    kind: str  # "not-utf8" | "invalid-json" | "duplicate-key" | "nonfinite-number"
+    detail: str
+    line: int | None = None
+
+
+class DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise DuplicateKeyError(key)
+        seen[key] = value
+    return seen
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"nonfinite number {name}")
+
+
+def _find_duplicate(raw: bytes) -> str | None:
+    """The exact check: the first duplicated key, or None."""
+    try:
+        json.loads(
+            raw.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_reject_constant
+        )
+    except DuplicateKeyError as exc:
+        return exc.key
+    return None
+
+
+def _line_of(raw: bytes, key: str) -> int | None:
+    needle = orjson.dumps(key) + b":"
+    idx = raw.find(needle)
+    if idx < 0:
+        idx = raw.find(orjson.dumps(key))
+    return raw.count(b"\n", 0, idx) + 1 if idx >= 0 else None
+
+
+def parse_strict(raw: bytes, *, first_line: int = 1) -> tuple[Any, JsonProblem | None]:
+    """Parse `raw`; return (value, None) or (None, problem). Never raises.
+
+    `first_line` offsets reported lines, for a document that is one line of a larger file.
+    """
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        return None, _classify(raw, exc, first_line)
+    if b"\\u" in raw:
+        key = _find_duplicate(raw)
+    elif raw.count(b":") != orjson.dumps(value).count(b":"):
+        key = _find_duplicate(raw) or "?"
+    else:
+        key = None
+    if key is not None:
+        line = _line_of(raw, key)
+        return None, JsonProblem(
+            "duplicate-key",
+            f"the key {key!r} appears twice in one object",
+            None if line is None else line + first_line - 1,
+        )
+    return value, None
+
+
+def _classify(raw: bytes, exc: orjson.JSONDecodeError, first_line: int) -> JsonProblem:
+    msg = str(exc.msg)
+    line = (exc.lineno or 1) + first_line - 1
+    if "UTF-8" in msg and "BOM" not in msg:
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as uerr:
+            bad_line = raw.count(b"\n", 0, uerr.start) + first_line
+            return JsonProblem("not-utf8", f"byte {uerr.start} is not valid UTF-8", bad_line)
+        return JsonProblem("not-utf8", msg, line)
+    if "BOM" in msg:
+        return JsonProblem("not-utf8", "the file starts with a UTF-8 byte order mark", line)
+    match = _NONFINITE.search(raw)
+    if match is not None and match.start() <= max(exc.pos, 0) + 1:
+        bad_line = raw.count(b"\n", 0, match.start()) + first_line
+        token = match.group(0).decode()
+        return JsonProblem("nonfinite-number", f"{token} is not a JSON number", bad_line)
+    if "infinity" in msg.lower():
+        return JsonProblem("nonfinite-number", "a number overflows to infinity", line)
+    if "end of data" in msg or "EOF" in msg:
+        return JsonProblem("invalid-json", "the JSON ends early (truncated?)", line)
+    return JsonProblem("invalid-json", f"{msg} (line {exc.lineno}, column {exc.colno})", line)

@@ -1,0 +1,243 @@
+"""`Run`: the one in-memory form of every input (closed-run directory, results JSON).
+
+Consumers (audit, stats, psr, compare, report, TUI) read a `Run` and nothing else. Episodes are a
+columnar table so the arithmetic is numpy and a 10,000-row screen never builds 10,000 widgets; every
+row keeps its provenance (file and line) so findings and screens can point at the exact record.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from evalview.findings import Finding
+
+#: Episode status values in the table. `unattempted` marks a selected case with no record.
+COMPLETED = "completed"
+ERROR = "error"
+UNATTEMPTED = "unattempted"
+#: A record whose `status` is neither `completed` nor `error` (the audit says why).
+INVALID = "invalid"
+
+#: The four error categories of the closed-result format, in display order.
+ERROR_CATEGORIES = ("policy", "protocol", "infrastructure", "evaluation")
+
+#: Where a closed run's verifier message lives by default (`metrics.message`).
+DEFAULT_MESSAGE_KEY = "message"
+
+RunKind = Literal["closed-run", "result-json"]
+
+_SEED_RE = re.compile(r"(-?\d+)$")
+
+
+def split_episode_id(episode_id: str) -> tuple[str, int | None]:
+    """Task and seed from a schedule id such as `task-a/seed7`, for cases with no record."""
+    task, sep, tail = episode_id.rpartition("/")
+    if not sep:
+        return episode_id, None
+    match = _SEED_RE.search(tail)
+    return task, int(match.group(1)) if match else None
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who and what was evaluated. Unknown values are None, never guessed."""
+
+    run_id: str | None = None
+    benchmark_name: str | None = None
+    benchmark_version: str | None = None
+    protocol_version: str | None = None
+    source_revision: str | None = None
+    policy_name: str | None = None
+    policy_version: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Protocol:
+    """The execution protocol declared in the manifest."""
+
+    max_steps: int | None = None
+    max_policy_calls: int | None = None
+    replan_interval: int | None = None
+    fail_fast: bool | None = None
+
+
+@dataclass(slots=True)
+class EpisodeRecord:
+    """One parsed line of episodes.jsonl. `data` is None when the line could not be parsed."""
+
+    line: int
+    data: dict[str, Any] | None
+    offset: int = 0
+
+    @property
+    def episode_id(self) -> str | None:
+        ep = self.data.get("episode") if self.data else None
+        eid = ep.get("id") if isinstance(ep, dict) else None
+        return eid if isinstance(eid, str) else None
+
+
+@dataclass(slots=True)
+class ResultFile:
+    """One `episodes/<dir>/result.json` and how it matches the JSONL records."""
+
+    path: str  # relative to the run, e.g. "episodes/task-a-seed7/result.json"
+    episode_id: str | None  # None when unreadable or the id is missing
+    readable: bool
+    #: line in episodes.jsonl of the record with the same id (first one), or None
+    matched_line: int | None = None
+    #: top-level keys whose values differ from that record (empty = identical)
+    differing_keys: tuple[str, ...] = ()
+
+
+@dataclass
+class EpisodeTable:
+    """Columns over episodes: schedule cases first (in schedule order), then stray records.
+
+    Stray records (ids outside the schedule, duplicate lines) have `in_schedule == False`; scores
+    use only in-schedule rows. `success` is 1, 0 or -1 (null/unknown); `score` is NaN when absent;
+    `line` is 0 for rows with no record.
+    """
+
+    ids: npt.NDArray[np.object_]
+    task: npt.NDArray[np.object_]
+    seed: npt.NDArray[np.int64]  # -1 when unknown
+    status: npt.NDArray[np.object_]
+    success: npt.NDArray[np.int8]
+    error_category: npt.NDArray[np.object_]  # str or None
+    error_type: npt.NDArray[np.object_]  # str or None
+    termination_reason: npt.NDArray[np.object_]  # str or None
+    score: npt.NDArray[np.float64]
+    message: npt.NDArray[np.object_]  # verifier message, str or None
+    in_schedule: npt.NDArray[np.bool_]
+    file: npt.NDArray[np.object_]  # str or None
+    line: npt.NDArray[np.int64]
+    record_index: npt.NDArray[np.int64]  # index into Run.records, -1 when none
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
+
+    def row(self, i: int) -> dict[str, Any]:
+        """One row as plain Python values (for display and JSON)."""
+        return {
+            "id": self.ids[i],
+            "task": self.task[i],
+            "seed": None if self.seed[i] < 0 else int(self.seed[i]),
+            "status": self.status[i],
+            "success": None if self.success[i] < 0 else bool(self.success[i]),
+            "error_category": self.error_category[i],
+            "error_type": self.error_type[i],
+            "termination_reason": self.termination_reason[i],
+            "score": None if np.isnan(self.score[i]) else float(self.score[i]),
+            "message": self.message[i],
+            "in_schedule": bool(self.in_schedule[i]),
+            "file": self.file[i],
+            "line": int(self.line[i]) or None,
+        }
+
+
+@dataclass
+class Run:
+    """Everything evalview knows about one input, plus what the reader found wrong with it."""
+
+    path: Path
+    kind: RunKind
+    identity: Identity
+    protocol: Protocol
+    #: Selected episode ids in schedule order (the manifest's protocol.episode_ids).
+    schedule: tuple[str, ...]
+    episodes: EpisodeTable
+    #: Parsed top-level documents by file name (None when missing or unreadable).
+    documents: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    #: Parsed episodes.jsonl lines, in file order.
+    records: list[EpisodeRecord] = field(default_factory=list)
+    result_files: list[ResultFile] = field(default_factory=list)
+    #: Findings made while reading (EV1xx); the audit adds its own.
+    reading_findings: list[Finding] = field(default_factory=list)
+    bytes_read: int = 0
+    #: The metrics key holding the verifier message.
+    message_key: str = DEFAULT_MESSAGE_KEY
+
+    @property
+    def manifest(self) -> dict[str, Any] | None:
+        return self.documents.get("manifest.json")
+
+    @property
+    def status_doc(self) -> dict[str, Any] | None:
+        return self.documents.get("status.json")
+
+    @property
+    def summary(self) -> dict[str, Any] | None:
+        return self.documents.get("summary.json")
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        """Tasks of the selected schedule, in order of first appearance."""
+        seen: dict[str, None] = {}
+        for t in self.episodes.task[self.episodes.in_schedule]:
+            seen.setdefault(t, None)
+        return tuple(seen)
+
+    def scheduled(self) -> EpisodeTable:
+        """The in-schedule rows only (one per selected case)."""
+        return take_rows(self.episodes, np.flatnonzero(self.episodes.in_schedule))
+
+    def iter_records(self) -> Iterator[tuple[EpisodeRecord, dict[str, Any]]]:
+        """Records that parsed to an object, with their data."""
+        for rec in self.records:
+            if rec.data is not None:
+                yield rec, rec.data
+
+
+def take_rows(table: EpisodeTable, index: npt.NDArray[np.intp]) -> EpisodeTable:
+    """A new table with the given rows (numpy fancy indexing on every column)."""
+    return EpisodeTable(**{name: getattr(table, name)[index] for name in _COLUMNS})
+
+
+_COLUMNS = tuple(EpisodeTable.__dataclass_fields__)
+
+
+def empty_table() -> EpisodeTable:
+    return build_table([])
+
+
+def build_table(rows: list[dict[str, Any]]) -> EpisodeTable:
+    """Columns from row dicts with the keys of `EpisodeTable.row` plus `record_index`."""
+    n = len(rows)
+
+    def obj(key: str) -> npt.NDArray[np.object_]:
+        arr = np.empty(n, dtype=object)
+        arr[:] = [r.get(key) for r in rows]
+        return arr
+
+    return EpisodeTable(
+        ids=obj("id"),
+        task=obj("task"),
+        seed=np.array([-1 if r.get("seed") is None else r["seed"] for r in rows], dtype=np.int64),
+        status=obj("status"),
+        success=np.array(
+            [-1 if r.get("success") is None else int(bool(r["success"])) for r in rows],
+            dtype=np.int8,
+        ),
+        error_category=obj("error_category"),
+        error_type=obj("error_type"),
+        termination_reason=obj("termination_reason"),
+        score=np.array(
+            [np.nan if r.get("score") is None else float(r["score"]) for r in rows],
+            dtype=np.float64,
+        ),
+        message=obj("message"),
+        in_schedule=np.array([bool(r.get("in_schedule")) for r in rows], dtype=np.bool_),
+        file=obj("file"),
+        line=np.array([r.get("line") or 0 for r in rows], dtype=np.int64),
+        record_index=np.array(
+            [-1 if r.get("record_index") is None else r["record_index"] for r in rows],
+            dtype=np.int64,
+        ),
+    )
