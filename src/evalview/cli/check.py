@@ -87,7 +87,10 @@ def _verdict(path: str, counts: dict[str, int], ok: bool, strict: bool) -> str:
     e, w = counts["error"], counts["warning"]
     tally = f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"
     if e:
-        return f"[bold red]✗ {escape(path)}: inconsistent record ({tally}). Do not publish as is.[/]"
+        return (
+            f"[bold red]✗ {escape(path)}: inconsistent record ({tally}). "
+            "Do not publish as is.[/]"
+        )
     if not ok:
         return f"[bold yellow]✗ {escape(path)}: {tally}; --strict fails on warnings.[/]"
     if w:

@@ -60,7 +60,9 @@ class _Reader:
                 )
             return None
         except OSError as exc:
-            self.findings.append(R.FILE_UNREADABLE(f"{rel} cannot be read: {exc.strerror}.", file=rel))
+            self.findings.append(
+                R.FILE_UNREADABLE(f"{rel} cannot be read: {exc.strerror}.", file=rel)
+            )
             return None
         if stat.S_ISLNK(st.st_mode):
             self.findings.append(
@@ -83,7 +85,9 @@ class _Reader:
             with open(self.root / rel, "rb") as fh:
                 data = fh.read()
         except OSError as exc:
-            self.findings.append(R.FILE_UNREADABLE(f"{rel} cannot be read: {exc.strerror}.", file=rel))
+            self.findings.append(
+                R.FILE_UNREADABLE(f"{rel} cannot be read: {exc.strerror}.", file=rel)
+            )
             return None
         self.bytes_read += len(data)
         return data
@@ -99,7 +103,7 @@ class _Reader:
                     f"{rel}{_at(problem.line)}: {problem.detail}; the {what} was not read. "
                     "Fix the JSON at that place and re-run the check.",
                     file=rel,
-                    line=problem.line if what == "line" else problem.line,
+                    line=problem.line,
                 )
             )
             return None
@@ -136,6 +140,10 @@ def _text(value: Any) -> str | None:
 
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 def _get(doc: Any, *keys: str) -> Any:
@@ -196,7 +204,8 @@ def load_closed_run(path: Path, *, message_key: str = DEFAULT_MESSAGE_KEY) -> Ru
     # 2. The three small documents.
     documents: dict[str, dict[str, Any] | None] = {}
     for rel in DOCUMENTS:
-        raw = reader.read(rel) if rel in sizes and (read_episodes or sizes[rel] <= MAX_BYTES) else None
+        small_enough = read_episodes or sizes.get(rel, 0) <= MAX_BYTES
+        raw = reader.read(rel) if rel in sizes and small_enough else None
         documents[rel] = None if raw is None else reader.parse_object(raw, rel)
 
     # 3. episodes.jsonl, line by line.
@@ -230,7 +239,9 @@ def load_closed_run(path: Path, *, message_key: str = DEFAULT_MESSAGE_KEY) -> Ru
             if match is not None and match.data != data:
                 assert match.data is not None
                 keys = sorted(set(match.data) | set(data))
-                differing = tuple(k for k in keys if match.data.get(k, _ABSENT) != data.get(k, _ABSENT))
+                differing = tuple(
+                    k for k in keys if match.data.get(k, _ABSENT) != data.get(k, _ABSENT)
+                )
             result_files.append(
                 ResultFile(
                     rel,
@@ -376,8 +387,8 @@ def _row(data: dict[str, Any], rec: EpisodeRecord, message_key: str) -> dict[str
         "seed": _int(seed) if _int(seed) is not None else id_seed,
         "status": status if status in (COMPLETED, ERROR) else INVALID,
         "success": success if isinstance(success, bool) else None,
-        "error_category": _get(error, "category") if isinstance(_get(error, "category"), str) else None,
-        "error_type": _get(error, "type") if isinstance(_get(error, "type"), str) else None,
+        "error_category": _str_or_none(_get(error, "category")),
+        "error_type": _str_or_none(_get(error, "type")),
         "termination_reason": data.get("termination_reason")
         if isinstance(data.get("termination_reason"), str)
         else None,
@@ -402,17 +413,17 @@ def _rows(
         if eid in scheduled:
             continue  # a duplicated schedule id is an audit finding; one case per id
         scheduled.add(eid)
-        idx = first.get(eid)
-        if idx is None:
+        found = first.get(eid)
+        if found is None:
             task, seed = split_episode_id(eid)
             rows.append(
                 {"id": eid, "task": task, "seed": seed, "status": UNATTEMPTED, "in_schedule": True}
             )
         else:
-            rec = records[idx]
+            rec = records[found]
             assert rec.data is not None
             row = _row(rec.data, rec, message_key)
-            row.update(in_schedule=True, record_index=idx)
+            row.update(in_schedule=True, record_index=found)
             rows.append(row)
     for idx, rec in enumerate(records):
         eid = rec.episode_id
