@@ -1,0 +1,37 @@
+"""Where an export may write: a new directory outside the run it describes.
+
+Writing into the run would change the record being published (and a later export would read its
+own output), so the destination is compared with the run after resolving symlinks and `..`.
+Refusals are exceptions carrying a message that names the path and what to do.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+class Refused(Exception):
+    """The export will not proceed; the message says why and what to do (exit 1)."""
+
+
+def run_root(source: Path) -> Path:
+    """The directory holding the run (the run itself, or the folder of a results JSON)."""
+    return (source if source.is_dir() else source.parent).resolve()
+
+
+def check_destination(source: Path, dest: Path) -> Path:
+    """The resolved destination, or Refused when it exists or lies inside the run."""
+    if os.path.lexists(dest):
+        raise Refused(
+            f"{dest} already exists; export only writes a new directory. "
+            "Choose a new --output-dir (or remove the old export yourself)."
+        )
+    resolved = dest.resolve()  # follows symlinks of existing parents and collapses `..`
+    root = run_root(source)
+    if resolved == root or resolved.is_relative_to(root):
+        raise Refused(
+            f"{dest} is inside the run being exported ({source}); evalview never writes into "
+            "the run it reads. Choose an --output-dir outside it."
+        )
+    return resolved

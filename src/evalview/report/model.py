@@ -1,0 +1,175 @@
+"""The exported result.json as pydantic models: the one place its shape is defined.
+
+The committed JSON Schema (docs/result.schema.json) is generated from these models, the builder
+fills them, and the reopen loader validates against them, so the three cannot drift apart. Every
+model forbids extra keys: a field that is not declared here cannot leak into a publication.
+Rates and interval bounds are fractions in [0, 1]; None means "no denominator".
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+#: Our own schema identifier; bump the suffix when a field changes meaning or disappears.
+SCHEMA_VERSION: Final = "evalview.result/v1"
+SOURCE_FORMAT: Final = "starvla-rsi.eval/v1"
+
+Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
+Count = Annotated[int, Field(ge=0)]
+Interval = tuple[Fraction, Fraction]
+ErrorCategory = Literal["policy", "protocol", "infrastructure", "evaluation"]
+MetricValue = float | int | bool | None
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Generator(_Strict):
+    name: Literal["evalview"] = "evalview"
+    version: str
+
+
+class Benchmark(_Strict):
+    name: str | None
+    version: str | None
+    protocol_version: str | None
+    source_revision: str | None
+
+
+class Policy(_Strict):
+    name: str | None
+    version: str | None
+
+
+class MethodComponent(_Strict):
+    id: str
+    role: str | None
+    provider: str | None
+    model: str | None
+    version: str | None
+
+
+class Method(_Strict):
+    """The public method declaration; `configuration` is None when it was not supplied."""
+
+    id: str | None
+    version: str | None
+    origin: str | None
+    models: list[MethodComponent]
+    configuration: dict[str, JsonValue] | None
+    configuration_supplied: bool
+
+
+class ProtocolDeclaration(_Strict):
+    selected_cases: Count
+    max_steps: int | None
+    max_policy_calls: int | None
+    replan_interval: int | None
+    fail_fast: bool | None
+
+
+class Denominator(_Strict):
+    """One labelled rate: `successes / denominator`. The first of the list is the headline."""
+
+    name: Literal["selected", "attempted", "completed"]
+    rate_name: Literal["selected_success_rate", "attempt_success_rate", "success_rate"]
+    label: str
+    successes: Count
+    denominator: Count
+    rate: Fraction | None
+
+
+class Counts(_Strict):
+    selected: Count
+    attempted: Count
+    completed: Count
+    errors: Count
+    successes: Count
+    unattempted: Count
+
+
+class Rates(_Strict):
+    selected_success_rate: Fraction | None
+    attempt_success_rate: Fraction | None
+    success_rate: Fraction | None
+
+
+class Aggregate(_Strict):
+    """The all-T aggregate: mean of per-task rates over the selected cases."""
+
+    name: str
+    tasks: Count
+    mean: Fraction | None
+    se: float | None = Field(ge=0.0)
+    ci95: Interval | None
+    #: Seed-bootstrap percentile interval (B resamples from random.Random(7)); None when off.
+    bootstrap: Interval | None
+    bootstrap_resamples: Count
+
+
+class TaskResult(_Strict):
+    task: str
+    selected: Count
+    attempted: Count
+    completed: Count
+    errors: Count
+    successes: Count
+    rate: Fraction | None
+    wilson95: Interval | None
+    error_categories: dict[ErrorCategory, Count]
+
+
+class AuditNote(_Strict):
+    """An audit finding carried into the publication (warnings and info; errors refuse export)."""
+
+    code: str
+    severity: Literal["warning", "info"]
+    message: str
+    file: str | None
+    line: int | None
+    episode_id: str | None
+
+
+class Episode(_Strict):
+    """One selected case. Errors keep their category and type, never their message."""
+
+    id: str
+    task: str
+    seed: int | None
+    status: Literal["completed", "error", "unattempted"]
+    success: bool | None
+    termination_reason: str | None
+    error_category: ErrorCategory | None
+    error_type: str | None
+    #: Only the keys asked for with --metric; a missing or non-native value is None.
+    metrics: dict[str, MetricValue]
+
+
+class Result(_Strict):
+    """result.json: what a reviewer hands to the world."""
+
+    schema_version: Literal["evalview.result/v1"] = SCHEMA_VERSION
+    generator: Generator
+    source_format: Literal["starvla-rsi.eval/v1"] = SOURCE_FORMAT
+    run_id: str | None
+    benchmark: Benchmark
+    policy: Policy
+    method: Method | None
+    protocol: ProtocolDeclaration
+    #: successes/selected first, then successes/attempted and successes/completed.
+    denominators: list[Denominator]
+    counts: Counts
+    rates: Rates
+    aggregate: Aggregate
+    tasks: list[TaskResult]
+    error_categories: dict[ErrorCategory, Count]
+    #: Infrastructure errors are pending a re-run: a warning on the page, never a task failure.
+    pending_infrastructure_errors: Count
+    audit_warnings: list[AuditNote]
+    metrics_selected: list[str]
+    #: Strings the exporter replaced because they held a path or a user name.
+    redactions: Count
+    episodes: list[Episode]

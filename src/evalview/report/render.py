@@ -1,0 +1,124 @@
+"""index.html from result.json: one self-contained, script-free page.
+
+The page is rendered from the `Result` model only (never from the run), so it cannot show
+anything result.json does not carry. Jinja2 autoescaping escapes every value, including text
+inside the inline SVG; the plot's geometry is computed here so the template holds no arithmetic.
+A Content-Security-Policy meta tag forbids every fetch and every script as a second line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jinja2
+
+from evalview.report.model import Result
+
+#: Blocks scripts, frames, fonts, images other than data: URLs and every network fetch.
+CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+    "base-uri 'none'; form-action 'none'"
+)
+
+_ENV = jinja2.Environment(
+    loader=jinja2.PackageLoader("evalview.report", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    return "—" if x is None else f"{100 * x:.{digits}f} %"
+
+
+def interval(iv: tuple[float, float] | None, digits: int = 1) -> str:
+    return "—" if iv is None else f"[{100 * iv[0]:.{digits}f}, {100 * iv[1]:.{digits}f}] %"
+
+
+_ENV.filters["pct"] = pct
+_ENV.filters["interval"] = interval
+
+
+@dataclass(frozen=True, slots=True)
+class PlotRow:
+    label: str
+    y: float
+    x_lo: float
+    x_hi: float
+    x_rate: float | None
+    title: str
+    aggregate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Plot:
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    rows: list[PlotRow]
+    ticks: list[tuple[float, str]]
+    x_mean: float | None
+    axis_y: float
+
+
+ROW = 22
+LEFT = 200
+PLOT_W = 520
+TOP = 16
+
+
+def plot(result: Result) -> Plot:
+    """Per-task Wilson intervals with the aggregate and its 95 % interval as the last row."""
+
+    def x(v: float) -> float:
+        return round(LEFT + v * PLOT_W, 2)
+
+    rows: list[PlotRow] = []
+    for i, t in enumerate(result.tasks):
+        lo, hi = t.wilson95 if t.wilson95 is not None else (0.0, 0.0)
+        rows.append(
+            PlotRow(
+                label=t.task,
+                y=TOP + ROW * i + ROW / 2,
+                x_lo=x(lo),
+                x_hi=x(hi),
+                x_rate=None if t.rate is None else x(t.rate),
+                title=f"{t.task}: {t.successes}/{t.selected} = {pct(t.rate)}, "
+                f"Wilson 95 % {interval(t.wilson95)}",
+            )
+        )
+    agg = result.aggregate
+    ci = agg.bootstrap or agg.ci95
+    y = TOP + ROW * len(rows) + ROW
+    rows.append(
+        PlotRow(
+            label=f"{agg.name} (aggregate)",
+            y=y,
+            x_lo=x(ci[0]) if ci else x(0.0),
+            x_hi=x(ci[1]) if ci else x(0.0),
+            x_rate=None if agg.mean is None else x(agg.mean),
+            title=f"{agg.name}: mean {pct(agg.mean)}, 95 % {interval(ci)}",
+            aggregate=True,
+        )
+    )
+    axis_y = y + ROW
+    return Plot(
+        width=LEFT + PLOT_W + 30,
+        height=int(axis_y + 28),
+        left=LEFT,
+        right=LEFT + PLOT_W,
+        top=TOP,
+        rows=rows,
+        ticks=[(x(v / 100), f"{v} %") for v in range(0, 101, 20)],
+        x_mean=None if agg.mean is None else x(agg.mean),
+        axis_y=axis_y,
+    )
+
+
+def render_html(result: Result) -> str:
+    template = _ENV.get_template("index.html.j2")
+    return template.render(r=result, plot=plot(result), csp=CSP)
