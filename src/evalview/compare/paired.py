@@ -1,0 +1,327 @@
+"""Two reads of the same schedule, paired by episode id: `evalview compare A B`.
+
+Pairing rule (documented in docs/compare.md): an episode id selected by both reads is a pair. A
+pair enters the tests only when both sides completed (a success or an ordinary failure). A pair
+with an errored, unattempted or invalid side is *not* counted as a failure: an infrastructure
+error is pending, and a failure invented on one side would be a discordant pair that never
+happened. Such pairs are listed by reason, next to the ids selected by only one read, so nothing
+is hidden. Rates here are therefore over the completed pairs, and say so.
+
+Direction: B is the candidate and A the reference. `only_b` (b) counts pairs B won, `only_a` (c)
+pairs A won, and the difference is rate_B − rate_A.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from evalview.compare.hypothesis_tests import mcnemar_exact, pooled_z_test
+from evalview.compare.power import n_per_arm, paired_n
+from evalview.compare.reads import (
+    ReadFacts,
+    Refused,
+    read_facts,
+    refuse_mixed_benchmarks,
+    refuse_mixed_seed_sets,
+)
+from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
+from evalview.stats.intervals import wilson_interval
+
+SUCCESS = "success"
+FAILURE = "failure"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """`code` is b_better, a_better, not_significant or no_pairs; `text` is the sentence to show."""
+
+    code: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class PairedCounts:
+    """One task (or all pairs): the 2×2 table, the tests, the verdict and what would resolve it."""
+
+    task: str
+    both: int
+    only_a: int
+    only_b: int
+    neither: int
+    mcnemar_p: float
+    z: float
+    z_p: float
+    verdict: Verdict
+    #: episodes per task (pairs) that resolve the observed gap at the given power; None at no gap
+    resolve_paired: int | None
+    #: episodes per task and per read, unpaired
+    resolve_unpaired: int | None
+    #: pairs left out of the tests, by reason ("A error", "B unattempted", ...)
+    excluded: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def pairs(self) -> int:
+        return self.both + self.only_a + self.only_b + self.neither
+
+    @property
+    def rate_a(self) -> float | None:
+        return (self.both + self.only_a) / self.pairs if self.pairs else None
+
+    @property
+    def rate_b(self) -> float | None:
+        return (self.both + self.only_b) / self.pairs if self.pairs else None
+
+    @property
+    def difference(self) -> float | None:
+        return (self.only_b - self.only_a) / self.pairs if self.pairs else None
+
+    def wilson(self, side: str) -> tuple[float, float] | None:
+        k = self.both + (self.only_a if side == "a" else self.only_b)
+        return wilson_interval(k, self.pairs) if self.pairs else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "task": self.task,
+            "pairs": self.pairs,
+            "both": self.both,
+            "only_a": self.only_a,
+            "only_b": self.only_b,
+            "neither": self.neither,
+            "rate_a": self.rate_a,
+            "rate_b": self.rate_b,
+            "wilson95_a": self.wilson("a"),
+            "wilson95_b": self.wilson("b"),
+            "difference": self.difference,
+            "mcnemar_p": self.mcnemar_p,
+            "z": self.z,
+            "z_test_p": self.z_p,
+            "verdict": self.verdict.to_json(),
+            "episodes_to_resolve": {
+                "paired": self.resolve_paired,
+                "unpaired": self.resolve_unpaired,
+            },
+            "excluded_pairs": dict(self.excluded),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """The whole comparison of B against A."""
+
+    a: ReadFacts
+    b: ReadFacts
+    alpha: float
+    power: float
+    tasks: list[PairedCounts]
+    overall: PairedCounts
+    only_in_a: list[str]
+    only_in_b: list[str]
+    notes: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "a": self.a.to_json(),
+            "b": self.b.to_json(),
+            "alpha": self.alpha,
+            "power": self.power,
+            "pairing": "by episode id; only pairs completed on both sides enter the tests",
+            "overall": self.overall.to_json(),
+            "tasks": [t.to_json() for t in self.tasks],
+            "only_in_a": list(self.only_in_a),
+            "only_in_b": list(self.only_in_b),
+            "notes": list(self.notes),
+        }
+
+
+def _outcome(status: str, success: int) -> str:
+    if status == COMPLETED and success in (0, 1):
+        return SUCCESS if success == 1 else FAILURE
+    if status in (ERROR, UNATTEMPTED):
+        return str(status)
+    return "invalid"
+
+
+def _outcomes(run: Run) -> dict[str, tuple[str, str]]:
+    """Episode id -> (task, outcome) over the selected cases, in schedule order."""
+    table = run.scheduled()
+    out: dict[str, tuple[str, str]] = {}
+    for eid, task, status, success in zip(
+        table.ids, table.task, table.status, table.success, strict=True
+    ):
+        out[str(eid)] = (str(task), _outcome(str(status), int(success)))
+    return out
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def verdict(both: int, only_a: int, only_b: int, neither: int, p: float, alpha: float) -> Verdict:
+    """The verdict as the statistics spec states it: the test's p, and who won the discordant pairs.
+
+    "Twenty pairs with b = 8 and c = 2 give p = 0.109: not significant, though the new checkpoint
+    won 8 of the 10 discordant pairs." A verdict never says "equal": no difference was declared.
+    """
+    n = both + only_a + only_b + neither
+    d = only_a + only_b
+    if n == 0:
+        return Verdict("no_pairs", "no pair completed on both reads: nothing to compare")
+    head = f"{n} pair{'s' * (n != 1)}, b = {only_b} and c = {only_a} give p = {p:.3g}"
+    if d == 0:
+        return Verdict(
+            "not_significant", f"{head}: no discordant pair, so no difference can be declared"
+        )
+    if p < alpha:
+        winner, won = ("B", only_b) if only_b > only_a else ("A", only_a)
+        return Verdict(
+            f"{winner.lower()}_better",
+            f"{head} < {alpha:g}: {winner} is better, winning {won} of the {d} discordant pairs",
+        )
+    if only_a == only_b:
+        lead = f"A and B each won {only_a} of the {d} discordant pairs"
+    else:
+        leader, won = ("B", only_b) if only_b > only_a else ("A", only_a)
+        lead = f"though {leader} won {won} of the {d} discordant pairs"
+    return Verdict(
+        "not_significant",
+        f"{head}: not significant at the {_pct(alpha)} level, {lead}",
+    )
+
+
+def paired_counts(
+    task: str,
+    both: int,
+    only_a: int,
+    only_b: int,
+    neither: int,
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    excluded: dict[str, int] | None = None,
+) -> PairedCounts:
+    """The tests, verdict and resolving sizes for one 2×2 table of paired outcomes."""
+    n = both + only_a + only_b + neither
+    mc = mcnemar_exact(only_b, only_a)
+    if n:
+        zt = pooled_z_test(both + only_a, n, both + only_b, n)
+        z, z_p = zt.z, zt.p_value
+    else:
+        z, z_p = 0.0, 1.0
+    resolve_paired = resolve_unpaired = None
+    if n and only_a != only_b:
+        psi, delta = (only_a + only_b) / n, (only_b - only_a) / n
+        resolve_paired = paired_n(psi, delta, alpha=alpha, power=power)
+        resolve_unpaired = n_per_arm(
+            (both + only_a) / n, (both + only_b) / n, alpha=alpha, power=power
+        )
+    return PairedCounts(
+        task=task,
+        both=both,
+        only_a=only_a,
+        only_b=only_b,
+        neither=neither,
+        mcnemar_p=mc.p_value,
+        z=z,
+        z_p=z_p,
+        verdict=verdict(both, only_a, only_b, neither, mc.p_value, alpha),
+        resolve_paired=resolve_paired,
+        resolve_unpaired=resolve_unpaired,
+        excluded=dict(excluded or {}),
+    )
+
+
+def compare_runs(
+    a: Run,
+    b: Run,
+    *,
+    label_a: str | None = None,
+    label_b: str | None = None,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> Comparison:
+    """Pair B against A by episode id. Raises `Refused` for reads that cannot be paired."""
+    fa, fb = read_facts(a, label_a), read_facts(b, label_b)
+    refuse_mixed_benchmarks([fa, fb])
+    refuse_mixed_seed_sets([fa, fb])
+    oa, ob = _outcomes(a), _outcomes(b)
+    common = [eid for eid in oa if eid in ob]
+    if not common:
+        raise Refused(
+            f"{fa.label} and {fb.label} select no episode id in common "
+            f"({len(oa)} and {len(ob)} selected); they are not two reads of one schedule."
+        )
+    only_in_a = [eid for eid in oa if eid not in ob]
+    only_in_b = [eid for eid in ob if eid not in oa]
+
+    cells: dict[str, Counter[str]] = {}
+    excluded: dict[str, Counter[str]] = {}
+    for eid in common:
+        task_a, out_a = oa[eid]
+        task_b, out_b = ob[eid]
+        if task_a != task_b:
+            raise Refused(
+                f"episode {eid} is task {task_a!r} in {fa.label} but {task_b!r} in {fb.label}; "
+                "the reads do not describe the same schedule."
+            )
+        cell = cells.setdefault(task_a, Counter())
+        ex = excluded.setdefault(task_a, Counter())
+        if out_a in (SUCCESS, FAILURE) and out_b in (SUCCESS, FAILURE):
+            key = {(SUCCESS, SUCCESS): "both", (SUCCESS, FAILURE): "only_a",
+                   (FAILURE, SUCCESS): "only_b", (FAILURE, FAILURE): "neither"}[(out_a, out_b)]
+            cell[key] += 1
+        else:
+            for side, out in (("A", out_a), ("B", out_b)):
+                if out not in (SUCCESS, FAILURE):
+                    ex[f"{side} {out}"] += 1
+
+    tasks = [
+        paired_counts(
+            task, c["both"], c["only_a"], c["only_b"], c["neither"],
+            alpha=alpha, power=power, excluded=dict(excluded[task]),
+        )
+        for task, c in cells.items()
+    ]
+    total: Counter[str] = Counter()
+    total_ex: Counter[str] = Counter()
+    for task in cells:
+        total.update(cells[task])
+        total_ex.update(excluded[task])
+    overall = paired_counts(
+        "all pairs", total["both"], total["only_a"], total["only_b"], total["neither"],
+        alpha=alpha, power=power, excluded=dict(total_ex),
+    )
+    return Comparison(
+        a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
+        only_in_a=only_in_a, only_in_b=only_in_b, notes=_notes(a, b, fa, fb, len(tasks)),
+    )
+
+
+def _notes(a: Run, b: Run, fa: ReadFacts, fb: ReadFacts, n_tasks: int) -> list[str]:
+    """Caveats that do not stop the comparison but must be read next to it."""
+    notes: list[str] = []
+    if fa.benchmark_version is None:
+        notes.append("neither read declares manifest.benchmark.version; the versions are unchecked")
+    diffs = fa.execution.differences(fb.execution)
+    if diffs:
+        notes.append("the reads were not executed alike: " + "; ".join(diffs))
+    for facts in (fa, fb):
+        for reason in facts.off_protocol:
+            notes.append(f"{facts.label} is OFF-PROTOCOL: {reason}")
+    for run, facts in ((a, fa), (b, fb)):
+        problems = sum(1 for f in run.reading_findings if f.severity.value == "error")
+        if problems:
+            notes.append(
+                f"{facts.label}: {problems} reading problem(s); run `evalview check {facts.label}`"
+            )
+    if n_tasks > 1:
+        notes.append(
+            "'all pairs' pools the pairs of every task (each pair weighs the same), "
+            "which is the all-T mean only when every task has as many pairs"
+        )
+    return notes
+
