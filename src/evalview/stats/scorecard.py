@@ -1,0 +1,380 @@
+"""`score_run`: everything `evalview score`, the TUI and the export show about one read.
+
+The CLI and the TUI only format a `Scorecard`; every number they show is computed here, once. A
+scorecard is always computed (the TUI shows a refused read with its refusals beside the numbers);
+`refusals` says whether the read may be reported at all, and `labels` what a reader must be told
+next to the numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from evalview.findings import Finding, Severity
+from evalview.model.run import ERROR, EpisodeTable, Run
+from evalview.stats.aggregate import all_tasks_mean
+from evalview.stats.benchmark import BenchmarkDeclaration, SeedSet, declared_cases, version_problem
+from evalview.stats.bootstrap import DEFAULT_RESAMPLES, bootstrap_interval
+from evalview.stats.denominators import Denominators, Rates, count, outcomes, rates_of
+from evalview.stats.errors import (
+    ErroredCase,
+    category_counts,
+    errored_cases,
+    termination_counts,
+)
+from evalview.stats.graded import GradedMetric, graded_metric
+from evalview.stats.intervals import Interval, wilson_interval
+
+APPENDIX_VIEW = "(appendix view)"
+DEVELOPMENT = "[development seeds]"
+NOT_PUBLISHABLE = "not a publishable read"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the read must not be reported. `code` is stable; `details` name the cases or files."""
+
+    code: str
+    message: str
+    details: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "details": list(self.details)}
+
+
+@dataclass(frozen=True, slots=True)
+class TaskScore:
+    """One task's counts over its selected cases, its rate over them, its Wilson 95 % interval."""
+
+    task: str
+    selected: int
+    attempted: int
+    completed: int
+    errors: int
+    successes: int
+    unattempted: int
+    #: successes / selected (errored and unattempted cases are not successes)
+    rate: float
+    wilson95: Interval
+    error_categories: dict[str, int]
+    missing: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "task": self.task,
+            "selected": self.selected,
+            "attempted": self.attempted,
+            "completed": self.completed,
+            "errors": self.errors,
+            "successes": self.successes,
+            "unattempted": self.unattempted,
+            "missing": self.missing,
+            "rate": self.rate,
+            "wilson95": list(self.wilson95),
+            "error_categories": self.error_categories,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregate:
+    """The all-T number: mean of per-task rates, its binomial SE and two 95 % intervals.
+
+    `ci95` is mean ± 1.959964·SE clipped to [0, 1]; `bootstrap` is the seed-bootstrap percentile
+    interval, None when turned off (`resamples == 0`). None everywhere when there is no task.
+    """
+
+    name: str
+    tasks: int
+    mean: float | None
+    se: float | None
+    ci95: Interval | None
+    bootstrap: Interval | None
+    resamples: int
+    view: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "tasks": self.tasks,
+            "mean": self.mean,
+            "se": self.se,
+            "ci95": None if self.ci95 is None else list(self.ci95),
+            "bootstrap": None if self.bootstrap is None else list(self.bootstrap),
+            "bootstrap_resamples": self.resamples,
+            "bootstrap_seed": 7,
+            "view": self.view,
+        }
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """One read, scored. Fractions in [0, 1] everywhere; the views format them."""
+
+    path: str
+    run_id: str | None
+    benchmark: str | None
+    benchmark_version: str | None
+    policy: str | None
+    denominators: Denominators
+    rates: Rates
+    tasks: tuple[TaskScore, ...]
+    aggregate: Aggregate
+    error_categories: dict[str, int]
+    termination_reasons: dict[str, int]
+    errored: tuple[ErroredCase, ...]
+    #: "test" or "development" with a benchmark declaration; None without one (not known)
+    seed_set: SeedSet | None = None
+    view: str | None = None
+    #: declared cases absent from the run, counted as failures
+    missing_cases: tuple[str, ...] = ()
+    graded: GradedMetric | None = None
+    labels: tuple[str, ...] = ()
+    refusals: tuple[Refusal, ...] = ()
+    allow_errors: bool = False
+    #: error-severity audit findings the read was scored despite (only with allow_errors)
+    audit_errors: tuple[Finding, ...] = field(default=())
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.refusals)
+
+    @property
+    def publishable(self) -> bool:
+        """A test read with no refusal, no errored rollout and no audit error."""
+        return (
+            not self.refusals
+            and not self.errored
+            and not self.audit_errors
+            and self.seed_set != "development"
+        )
+
+    @property
+    def pending(self) -> int:
+        """Infrastructure errors awaiting a re-run."""
+        return sum(1 for e in self.errored if e.pending)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "run_id": self.run_id,
+            "benchmark": self.benchmark,
+            "benchmark_version": self.benchmark_version,
+            "policy": self.policy,
+            "refused": self.refused,
+            "publishable": self.publishable,
+            "refusals": [r.to_json() for r in self.refusals],
+            "labels": list(self.labels),
+            "seed_set": self.seed_set,
+            "view": self.view,
+            "aggregate": self.aggregate.to_json(),
+            "denominators": self.denominators.to_json(),
+            "rates": self.rates.to_json(),
+            "error_categories": self.error_categories,
+            "pending": self.pending,
+            "termination_reasons": self.termination_reasons,
+            "errored": [e.to_json() for e in self.errored],
+            "missing_cases": list(self.missing_cases),
+            "tasks": [t.to_json() for t in self.tasks],
+            "graded": None if self.graded is None else self.graded.to_json(),
+            "audit_errors": [f.to_json() for f in self.audit_errors],
+        }
+
+
+def score_run(
+    run: Run,
+    *,
+    bootstrap: int = DEFAULT_RESAMPLES,
+    benchmark: BenchmarkDeclaration | None = None,
+    view: str | None = None,
+    metric: str | None = None,
+    allow_errors: bool = False,
+    findings: Sequence[Finding] | None = None,
+) -> Scorecard:
+    """Score one read under the reporting rules.
+
+    `findings` are the audit's (the audit runs here when None). Errored rollouts and error-severity
+    findings refuse the read unless `allow_errors`, which scores it anyway (errored cases are
+    non-successes) and labels it not publishable. `bootstrap=0` turns the bootstrap off.
+    """
+    if bootstrap < 0:
+        raise ValueError(f"bootstrap resamples must be >= 0, got {bootstrap}")
+    if findings is None:
+        from evalview.audit import audit
+
+        findings = audit(run)
+    refusals: list[Refusal] = []
+    labels: list[str] = []
+
+    seed_set: SeedSet | None = None
+    missing: tuple[str, ...] = ()
+    if benchmark is not None:
+        problem = version_problem(run, benchmark)
+        if problem is not None:
+            refusals.append(Refusal("benchmark-version", f"{run.path}: {problem}."))
+        declared = declared_cases(run, benchmark)
+        if declared.problem is not None:
+            refusals.append(Refusal("seed-set", f"{run.path}: {declared.problem}."))
+        cases, tasks = declared.cases, declared.tasks
+        seed_set, missing = declared.seed_set, declared.missing
+    else:
+        cases, tasks = run.scheduled(), run.tasks
+
+    if view is not None:
+        if benchmark is None:
+            refusals.append(
+                Refusal(
+                    "view-unknown",
+                    f"--view {view} needs --benchmark FILE: subsets are declared by the benchmark.",
+                )
+            )
+        elif view not in benchmark.subsets:
+            known = ", ".join(sorted(benchmark.subsets)) or "none"
+            refusals.append(
+                Refusal(
+                    "view-unknown",
+                    f"{benchmark.source} declares no subset {view!r} (declared: {known}).",
+                )
+            )
+        else:
+            tasks = benchmark.subsets[view]
+            keep = np.isin(cases.task, np.asarray(tasks, dtype=object))
+            cases = _take(cases, keep)
+            missing = tuple(m for m in missing if m.rpartition("/")[0] in set(tasks))
+
+    errored = errored_cases(cases)
+    audit_errors = tuple(f for f in findings if f.severity is Severity.ERROR)
+    if errored and not allow_errors:
+        pending = sum(1 for e in errored if e.pending)
+        refusals.append(
+            Refusal(
+                "errored-rollouts",
+                f"{run.path}: {len(errored)} errored rollout(s) ({pending} infrastructure, "
+                "pending a re-run). The reporting rules score only reads whose rollouts all "
+                "completed: re-run them, or pass --allow-errors to score them as non-successes "
+                "(not a publishable read).",
+                tuple(e.describe() for e in errored),
+            )
+        )
+    if audit_errors and not allow_errors:
+        refusals.append(
+            Refusal(
+                "audit-errors",
+                f"{run.path}: the audit finds {len(audit_errors)} error(s); the record is "
+                "inconsistent. Fix them (see `evalview check`), or pass --allow-errors to score "
+                "it anyway (not a publishable read).",
+                tuple(f"{f.code} {f.location}: {f.message}" for f in audit_errors),
+            )
+        )
+    if not tasks:
+        refusals.append(
+            Refusal(
+                "no-cases",
+                f"{run.path}: no selected case to score (manifest.json protocol.episode_ids is "
+                "empty or unreadable).",
+            )
+        )
+
+    # Labels a reader must see beside the numbers.
+    if view is not None and not any(r.code == "view-unknown" for r in refusals):
+        labels.append(APPENDIX_VIEW)
+    if seed_set == "development":
+        labels.append(DEVELOPMENT)
+    if allow_errors and (errored or audit_errors):
+        parts = []
+        if errored:
+            parts.append(f"{len(errored)} errored rollout(s) scored as non-successes")
+        if audit_errors:
+            parts.append(f"{len(audit_errors)} audit error(s)")
+        labels.append(f"{NOT_PUBLISHABLE}: {', '.join(parts)} (--allow-errors)")
+    if missing:
+        labels.append(
+            f"{len(missing)} declared case(s) missing from the run, counted as failures"
+        )
+
+    task_rows = _task_scores(cases, tasks, missing)
+    with_cases = [t for t in task_rows if t.selected > 0]
+    name = view if view is not None and labels[:1] == [APPENDIX_VIEW] else f"all-{len(tasks)}"
+    if with_cases and len(with_cases) == len(task_rows):
+        value = all_tasks_mean([t.successes for t in task_rows], [t.selected for t in task_rows])
+        boot = None
+        if bootstrap:
+            per_task = [
+                outcomes(cases.status[cases.task == t], cases.success[cases.task == t])
+                for t in tasks
+            ]
+            boot = bootstrap_interval(per_task, bootstrap)
+        aggregate = Aggregate(
+            name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view
+        )
+    else:
+        aggregate = Aggregate(name, len(tasks), None, None, None, None, bootstrap, view)
+
+    denominators = count(cases.status, cases.success, missing=len(missing))
+    ident = run.identity
+    return Scorecard(
+        path=str(run.path),
+        run_id=ident.run_id,
+        benchmark=ident.benchmark_name,
+        benchmark_version=ident.benchmark_version,
+        policy=ident.policy_name,
+        denominators=denominators,
+        rates=rates_of(denominators),
+        tasks=tuple(task_rows),
+        aggregate=aggregate,
+        error_categories=category_counts(cases),
+        termination_reasons=termination_counts(cases),
+        errored=errored,
+        seed_set=seed_set,
+        view=view if APPENDIX_VIEW in labels else None,
+        missing_cases=missing,
+        graded=None if metric is None else graded_metric(run, cases, tuple(tasks), metric),
+        labels=tuple(labels),
+        refusals=tuple(refusals),
+        allow_errors=allow_errors,
+        audit_errors=audit_errors if allow_errors else (),
+    )
+
+
+def _take(cases: EpisodeTable, mask: np.ndarray[Any, np.dtype[np.bool_]]) -> EpisodeTable:
+    from evalview.model.run import take_rows
+
+    return take_rows(cases, np.flatnonzero(mask))
+
+
+def _task_scores(
+    cases: EpisodeTable, tasks: Sequence[str], missing: Sequence[str]
+) -> list[TaskScore]:
+    missing_by_task: dict[str, int] = {}
+    for m in missing:
+        t = m.rpartition("/")[0]
+        missing_by_task[t] = missing_by_task.get(t, 0) + 1
+    rows = []
+    for task in tasks:
+        mask = cases.task == task
+        members = _take(cases, mask)
+        d = count(members.status, members.success)
+        n = d.selected
+        rows.append(
+            TaskScore(
+                task=task,
+                selected=n,
+                attempted=d.attempted,
+                completed=d.completed,
+                errors=d.errors,
+                successes=d.successes,
+                unattempted=d.unattempted,
+                rate=d.successes / n if n else 0.0,
+                wilson95=wilson_interval(d.successes, n) if n else (0.0, 1.0),
+                error_categories={
+                    k: v for k, v in category_counts(members).items() if v
+                }
+                if np.any(members.status == ERROR)
+                else {},
+                missing=missing_by_task.get(task, 0),
+            )
+        )
+    return rows
