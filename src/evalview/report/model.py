@@ -108,6 +108,7 @@ class Aggregate(_Strict):
     #: Seed-bootstrap percentile interval (B resamples from random.Random(7)); None when off.
     bootstrap: Interval | None
     bootstrap_resamples: Count
+    bootstrap_seed: int
 
 
 class TaskResult(_Strict):
@@ -117,6 +118,7 @@ class TaskResult(_Strict):
     completed: Count
     errors: Count
     successes: Count
+    unattempted: Count
     rate: Fraction | None
     wilson95: Interval | None
     error_categories: dict[ErrorCategory, Count]
@@ -169,6 +171,8 @@ class Result(_Strict):
     #: Infrastructure errors are pending a re-run: a warning on the page, never a task failure.
     pending_infrastructure_errors: Count
     audit_warnings: list[AuditNote]
+    #: What a reader must be told next to the numbers (from the scorecard).
+    labels: list[str]
     metrics_selected: list[str]
     #: Strings the exporter replaced because they held a path or a user name.
     redactions: Count

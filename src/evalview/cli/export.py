@@ -1,0 +1,119 @@
+"""`evalview export PATH --output-dir DIR [--metric KEY]...`: the sanitized result to publish."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.markup import escape
+
+from evalview.cli.output import EXIT_OK, EXIT_REFUSED, console, error_console, fail_unreadable, pct
+
+HELP = "write a sanitized result.json and a standalone index.html for publication"
+DESCRIPTION = """\
+Export a closed run for publication: DIR/result.json (schema evalview.result/v1, see
+docs/result.schema.json) and DIR/index.html, a single self-contained page (no script, no
+external request) that opens from disk.
+
+What is published: the run's identity and public declarations, the three denominators
+(successes / selected first), per-task counts with Wilson 95 % intervals, the all-T aggregate
+with its SE and bootstrap interval, error categories, audit warnings and per-episode outcomes.
+What is not: error messages and tracebacks, instructions, metadata, usage, artifacts, paths,
+and any metric not named with --metric. Absolute paths and your user name are redacted from
+every string that is kept.
+
+Errored rollouts stay in the denominators as non-successes, with their category; infrastructure
+errors are shown as pending a re-run. The export refuses (exit 1, nothing written) when DIR
+exists or lies inside the run, when the audit finds an error, or when an input file changes
+while it is being read. The run itself is never modified.
+"""
+EPILOG = """\
+exit codes:
+  0  exported
+  1  refused (destination, audit errors, inputs changed); nothing was written
+  2  the path could not be read as a run at all
+
+examples:
+  evalview export runs/closed-run --output-dir reports/my-run
+  evalview export runs/closed-run --output-dir reports/my-run --metric score
+  evalview reports/my-run/result.json        # reopen the exported result
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="PATH", help="closed-run directory (or an exported result.json)")
+    p.add_argument(
+        "--output-dir", "-o", required=True, metavar="DIR",
+        help="new directory to create (must not exist, must be outside the run)",
+    )
+    p.add_argument(
+        "--metric", action="append", default=[], metavar="KEY",
+        help="also publish metrics.KEY per episode (numeric or boolean; missing -> null); "
+        "repeatable",
+    )
+    p.add_argument(
+        "--bootstrap", type=int, default=None, metavar="B",
+        help="bootstrap resamples for the aggregate interval (default 10000; 0 turns it off)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from evalview.load import InputError
+    from evalview.report.destination import Refused
+    from evalview.report.export import AuditRefused, export_run
+
+    err = error_console()
+    if args.bootstrap is not None and args.bootstrap < 0:
+        err.print("[bold red]evalview export:[/] --bootstrap must be 0 or more.")
+        return EXIT_REFUSED
+    try:
+        done = export_run(
+            args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap
+        )
+    except InputError as exc:
+        return fail_unreadable(str(exc))
+    except AuditRefused as exc:
+        err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
+        for f in exc.findings:
+            err.print(
+                f"  [red]{f.code}[/] [cyan]{escape(f.location)}[/]\n      {escape(f.message)}"
+            )
+        return EXIT_REFUSED
+    except Refused as exc:
+        err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
+        return EXIT_REFUSED
+    except OSError as exc:
+        err.print(
+            f"[bold red]✗ refused:[/] cannot write {escape(str(args.output_dir))} "
+            f"({escape(exc.strerror or str(exc))}); nothing was written. Choose a writable place."
+        )
+        return EXIT_REFUSED
+
+    r = done.result
+    out = console()
+    head = r.denominators[0]
+    out.print(
+        f"[bold green]✓ exported[/] {escape(str(done.destination))}: "
+        f"{head.successes}/{head.denominator} successes / selected ({pct(head.rate)})"
+    )
+    for path in done.files:
+        out.print(f"  {escape(str(path))}")
+    if r.pending_infrastructure_errors:
+        out.print(
+            f"[yellow]! {r.pending_infrastructure_errors} infrastructure error(s) pending a "
+            "re-run are shown as a warning on the page.[/]"
+        )
+    if r.audit_warnings:
+        out.print(f"[yellow]! {len(r.audit_warnings)} audit warning(s) are listed on the page.[/]")
+    for key in r.metrics_selected:
+        missing = sum(1 for e in r.episodes if e.metrics.get(key) is None)
+        if missing:
+            out.print(
+                f"[yellow]! --metric {escape(key)}: {missing} of {len(r.episodes)} episode(s) "
+                "have no numeric or boolean value; published as null.[/]"
+            )
+    if r.redactions:
+        out.print(
+            f"[yellow]! {r.redactions} string(s) held a local path, a user name or a "
+            "credential-named key and were redacted. Read the files before you publish them.[/]"
+        )
+    return EXIT_OK

@@ -1,0 +1,251 @@
+"""(Run, Scorecard, findings) -> `Result`: what gets published, by whitelist.
+
+Only the fields named here leave the run: identity and public declarations, the scorecard's
+numbers, audit warnings, and per-episode outcomes (status, success, termination reason, error
+category and type). Error messages, tracebacks, instructions, metadata, usage, artifacts and every
+metric not asked for with --metric stay behind. Every string then passes through the scrubber,
+and pydantic validates the whole (extra keys are forbidden).
+
+Errored rollouts: the closed-result format's export shows successes / selected prominently and
+keeps errored and unattempted cases in that denominator, so an errored case is a non-success in
+every rate here, listed with its category; infrastructure errors are counted separately as pending
+a re-run (a warning on the page), never relabelled as task failures.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from evalview import __version__
+from evalview.findings import Finding, Severity
+from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
+from evalview.report.destination import Refused
+from evalview.report.model import Result
+from evalview.report.sanitize import Scrubber
+from evalview.stats import Scorecard
+from evalview.stats.scorecard import NOT_PUBLISHABLE
+
+DENOMINATOR_LABELS = (
+    ("selected", "selected_success_rate", "successes / selected cases"),
+    ("attempted", "attempt_success_rate", "successes / attempted cases"),
+    ("completed", "success_rate", "successes / completed cases"),
+)
+
+#: Configuration keys that name credentials are dropped even from a "public" declaration.
+_CREDENTIAL_KEY = re.compile(
+    r"(api[_-]?key|token|secret|password|passwd|credential|auth|cookie|private[_-]?key)", re.I
+)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _public_config(value: Any, dropped: list[str]) -> Any:
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if _CREDENTIAL_KEY.search(str(k)):
+                dropped.append(str(k))
+                continue
+            out[str(k)] = _public_config(v, dropped)
+        return out
+    if isinstance(value, list):
+        return [_public_config(v, dropped) for v in value]
+    return value
+
+
+def _method(manifest: dict[str, Any] | None, dropped: list[str]) -> dict[str, Any] | None:
+    method = manifest.get("method") if manifest else None
+    origin = _str(manifest.get("method_origin")) if manifest else None
+    if not isinstance(method, dict):
+        return None
+    models = []
+    for m in method.get("models") or []:
+        if isinstance(m, dict) and isinstance(m.get("id"), str):
+            models.append(
+                {k: _str(m.get(k)) for k in ("id", "role", "provider", "model", "version")}
+            )
+    config = method.get("configuration")
+    supplied = isinstance(config, dict) and origin != "legacy_policy_projection"
+    return {
+        "id": _str(method.get("id")),
+        "version": _str(method.get("version")),
+        "origin": origin,
+        "models": models,
+        "configuration": _public_config(config, dropped) if supplied else None,
+        "configuration_supplied": supplied,
+    }
+
+
+def _metric_value(data: dict[str, Any] | None, key: str) -> bool | int | float | None:
+    """A native number or boolean; anything else (missing, text, nested) is None."""
+    metrics = data.get("metrics") if data else None
+    value = metrics.get(key) if isinstance(metrics, dict) else None
+    return value if isinstance(value, bool | int | float) else None
+
+
+def _categories(counts: dict[str, int]) -> dict[str, int]:
+    return {c: int(counts.get(c, 0)) for c in ERROR_CATEGORIES}
+
+
+def build_document(
+    run: Run,
+    card: Scorecard,
+    findings: Sequence[Finding],
+    *,
+    metrics: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The unscrubbed document (plain JSON values), whitelisted field by field."""
+    ident, proto = run.identity, run.protocol
+    dropped: list[str] = []
+    cases = run.scheduled()
+    episodes = []
+    for i in range(len(cases)):
+        status = cases.status[i]
+        eid = str(cases.ids[i])
+        if status not in (COMPLETED, ERROR, UNATTEMPTED):
+            raise Refused(
+                f"{cases.file[i] or 'episodes.jsonl'}:{int(cases.line[i])} ({eid}): status "
+                f"{status!r} is neither completed nor error; fix the record (see `evalview check`)."
+            )
+        idx = int(cases.record_index[i])
+        data = run.records[idx].data if 0 <= idx < len(run.records) else None
+        category = cases.error_category[i] if status == ERROR else None
+        episodes.append(
+            {
+                "id": eid,
+                "task": str(cases.task[i]),
+                "seed": None if cases.seed[i] < 0 else int(cases.seed[i]),
+                "status": status,
+                "success": None if cases.success[i] < 0 else bool(cases.success[i]),
+                "termination_reason": cases.termination_reason[i],
+                "error_category": category if category in ERROR_CATEGORIES else None,
+                "error_type": cases.error_type[i] if status == ERROR else None,
+                "metrics": {key: _metric_value(data, key) for key in metrics},
+            }
+        )
+
+    d, rates = card.denominators, card.rates.to_json()
+    denominators = [
+        {
+            "name": name,
+            "rate_name": rate_name,
+            "label": label,
+            "successes": d.successes,
+            "denominator": getattr(d, name),
+            "rate": rates[rate_name],
+        }
+        for name, rate_name, label in DENOMINATOR_LABELS
+    ]
+    agg = card.aggregate
+    labels = []
+    for label in card.labels:
+        if label.startswith(NOT_PUBLISHABLE):
+            label = (
+                f"{d.errors} errored rollout(s) counted as non-successes; the reporting rules "
+                "score only reads whose rollouts all completed"
+            )
+        labels.append(label)
+    return {
+        "generator": {"name": "evalview", "version": __version__},
+        "run_id": ident.run_id,
+        "benchmark": {
+            "name": ident.benchmark_name,
+            "version": ident.benchmark_version,
+            "protocol_version": ident.protocol_version,
+            "source_revision": ident.source_revision,
+        },
+        "policy": {"name": ident.policy_name, "version": ident.policy_version},
+        "method": _method(run.manifest, dropped),
+        "protocol": {
+            "selected_cases": d.selected,
+            "max_steps": _int(proto.max_steps),
+            "max_policy_calls": _int(proto.max_policy_calls),
+            "replan_interval": _int(proto.replan_interval),
+            "fail_fast": proto.fail_fast,
+        },
+        "denominators": denominators,
+        "counts": {
+            k: getattr(d, k)
+            for k in ("selected", "attempted", "completed", "errors", "successes", "unattempted")
+        },
+        "rates": rates,
+        "aggregate": {
+            "name": agg.name,
+            "tasks": agg.tasks,
+            "mean": agg.mean,
+            "se": agg.se,
+            "ci95": None if agg.ci95 is None else list(agg.ci95),
+            "bootstrap": None if agg.bootstrap is None else list(agg.bootstrap),
+            "bootstrap_resamples": agg.resamples,
+            "bootstrap_seed": 7,
+        },
+        "tasks": [
+            {
+                "task": t.task,
+                "selected": t.selected,
+                "attempted": t.attempted,
+                "completed": t.completed,
+                "errors": t.errors,
+                "successes": t.successes,
+                "unattempted": t.unattempted,
+                "rate": t.rate if t.selected else None,
+                "wilson95": list(t.wilson95) if t.selected else None,
+                "error_categories": _categories(t.error_categories),
+            }
+            for t in card.tasks
+        ],
+        "error_categories": _categories(card.error_categories),
+        "pending_infrastructure_errors": card.pending,
+        "audit_warnings": [
+            {
+                "code": f.code,
+                "severity": f.severity.value,
+                "message": f.message,
+                "file": f.file,
+                "line": f.line,
+                "episode_id": f.episode_id,
+            }
+            for f in findings
+            if f.severity is Severity.WARNING
+        ],
+        "labels": labels,
+        "metrics_selected": list(metrics),
+        "redactions": len(dropped),
+        "episodes": episodes,
+    }
+
+
+def build_result(
+    run: Run,
+    card: Scorecard,
+    findings: Sequence[Finding],
+    *,
+    metrics: Sequence[str] = (),
+    scrubber: Scrubber | None = None,
+) -> Result:
+    """The validated, scrubbed result. Raises Refused when the run cannot be published."""
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    if errors:
+        raise Refused(f"the audit finds {len(errors)} error(s); fix them before exporting.")
+    if card.refusals:
+        raise Refused(" ".join(r.message for r in card.refusals))
+    for key in metrics:
+        if not key or "." in key or "/" in key:
+            raise Refused(
+                f"--metric {key!r}: name one top-level key of an episode's metrics object "
+                "(nested objects are never selected)."
+            )
+    scrubber = scrubber or Scrubber()
+    document = build_document(run, card, findings, metrics=metrics)
+    dropped = document.pop("redactions")
+    clean = scrubber.scrub_tree(document)
+    clean["redactions"] = dropped + scrubber.redactions
+    return Result.model_validate(clean)

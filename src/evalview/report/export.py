@@ -1,0 +1,143 @@
+"""The export pipeline: refuse early, build in memory, write beside the destination, rename.
+
+Order matters. The destination is checked first (cheap, and nothing is read for nothing), then the
+inputs are snapshotted, loaded, audited and scored; the files are rendered in memory and written
+into a temporary sibling directory; the snapshot is compared again; only then is the temporary
+directory renamed into place. Any refusal or failure removes the temporary directory (and any
+parent directories the export created), so a refused export leaves nothing behind, and a
+successful one never exposes a half-written directory under the destination's name.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+
+from evalview.findings import Finding, Severity
+from evalview.report import snapshot
+from evalview.report.destination import Refused, check_destination
+from evalview.report.model import Result
+from evalview.report.render import render_html
+from evalview.report.sanitize import Scrubber
+
+RESULT_JSON = "result.json"
+INDEX_HTML = "index.html"
+
+
+class AuditRefused(Refused):
+    """The record is inconsistent: the audit's error findings are attached for display."""
+
+    def __init__(self, message: str, findings: list[Finding]) -> None:
+        super().__init__(message)
+        self.findings = findings
+
+
+@dataclass
+class Exported:
+    destination: Path
+    result: Result
+    files: list[Path]
+    findings: list[Finding] = field(default_factory=list)
+
+
+def result_bytes(result: Result) -> bytes:
+    """result.json as written: two-space indent, declared key order, trailing newline."""
+    return orjson.dumps(result.model_dump(mode="json"), option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _make_parents(parent: Path) -> list[Path]:
+    """Create missing parents; return the ones created (deepest last) so a refusal can undo."""
+    missing: list[Path] = []
+    p = parent
+    while not os.path.lexists(p):
+        missing.append(p)
+        p = p.parent
+    for d in reversed(missing):
+        d.mkdir()
+    return list(reversed(missing))
+
+
+def export_run(
+    source: str | Path,
+    output_dir: str | Path,
+    *,
+    metrics: Sequence[str] = (),
+    bootstrap: int | None = None,
+    scrubber: Scrubber | None = None,
+    before_commit: Callable[[], None] | None = None,
+) -> Exported:
+    """Export the run at `source` into the new directory `output_dir`.
+
+    Raises InputError (the input is unreadable, exit 2) or Refused (exit 1, nothing written).
+    `before_commit` runs after the files are written and before the inputs are re-checked: a
+    seam for tests that change an input mid-export.
+    """
+    from evalview.audit import audit
+    from evalview.load import InputError, load_run
+    from evalview.report.builder import build_result
+    from evalview.stats import score_run
+    from evalview.stats.bootstrap import DEFAULT_RESAMPLES
+
+    src, dest = Path(source), Path(output_dir)
+    if not os.path.lexists(src):
+        raise InputError(f"{src}: no such file or directory.")
+    check_destination(src, dest)
+    before = snapshot.take(src)
+    run = load_run(src)
+    findings = audit(run)
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    if errors:
+        raise AuditRefused(
+            f"{src}: the audit finds {len(errors)} error(s); an inconsistent record is not "
+            "exported. Fix them (see `evalview check`) and export again.",
+            errors,
+        )
+    card = score_run(
+        run,
+        bootstrap=DEFAULT_RESAMPLES if bootstrap is None else bootstrap,
+        allow_errors=True,  # errored cases stay in the denominators as non-successes
+        findings=findings,
+    )
+    result = build_result(run, card, findings, metrics=metrics, scrubber=scrubber)
+    payload = {RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")}
+
+    created = _make_parents(dest.parent) if not dest.parent.exists() else []
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
+    try:
+        os.chmod(tmp, 0o777 & ~_umask())
+        for name, data in payload.items():
+            (tmp / name).write_bytes(data)
+        if before_commit is not None:
+            before_commit()
+        changed = snapshot.changed(src, before)
+        if changed:
+            more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+            shown = ", ".join(changed[:5]) + more
+            raise Refused(
+                f"{src}: {shown} changed while the export was reading the run; nothing was "
+                "written. Wait until the run is closed (nothing writing to it) and export again."
+            )
+        if os.path.lexists(dest):
+            raise Refused(f"{dest} appeared during the export; nothing was written over it.")
+        os.rename(tmp, dest)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        for d in reversed(created):
+            try:
+                d.rmdir()
+            except OSError:
+                break
+        raise
+    return Exported(dest, result, [dest / name for name in payload], findings)
