@@ -17,6 +17,7 @@ from evalview import __version__
 #: Subcommand name -> module. Order is the order of `evalview --help`.
 COMMANDS: dict[str, str] = {
     "check": "evalview.cli.check",
+    "export": "evalview.cli.export",
     "psr": "evalview.cli.psr",
 }
 
