@@ -1,0 +1,121 @@
+"""The committed sample runs (sample_runs/) and their README, made by one deterministic function."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from evalview.samples.closed_run import ClosedRun, build_closed_run, write_closed_run
+from evalview.samples.faults import FAULTS, build_faulty_run
+
+#: The run `evalview` opens when given no path.
+BUNDLED = "robobench-24x50"
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    name: str
+    description: str
+    build: Callable[[], ClosedRun]
+
+
+def _robobench() -> ClosedRun:
+    return build_closed_run(tasks=24, seeds=50)
+
+
+def _fail_fast() -> ClosedRun:
+    return build_closed_run(
+        tasks=["open-top-drawer", "hang-mug", "wipe-table", "sort-fruit", "turn-faucet-on",
+               "place-book-shelf", "water-plant", "arrange-cups"],
+        seeds=10,
+        rng_seed=11,
+        run_id="robobench-pi-test-failfast",
+        policy_version="ckpt-38000",
+        fail_fast_after=37,
+        components=False,
+        recording=False,
+    )
+
+
+SAMPLES: tuple[Sample, ...] = (
+    Sample(
+        BUNDLED,
+        "A realistic 24-task x 50-seed run (1,200 episodes) of a planner + reviewer method. "
+        "Per-task success rates spread from 0 % to 100 % (fold-towel, open-jar and knot-rope at "
+        "the floor; pick-red-cube and push-button at the ceiling); about 2 % of episodes errored, "
+        "in all four categories (infrastructure, policy, evaluation, protocol), with error "
+        "messages that contain machine paths an export must strip. Usage is partially known: "
+        "calls are always counted, tokens and cost only for some episodes, so the summary's "
+        "token and cost totals are null (unknown propagates). Completed episodes carry "
+        "`metrics.score` and a verifier checkpoint message in `metrics.message`. The audit finds "
+        "no error; it warns about the errored episodes.",
+        _robobench,
+    ),
+    Sample(
+        "fail-fast",
+        "An 8-task x 10-seed run declared with `fail_fast: true` that stopped right after its "
+        "38th episode errored (infrastructure); the other 42 selected cases are unattempted and "
+        "stay in the schedule and the denominator. Its method is a legacy policy projection "
+        "(no declared components, no component usage). The audit finds no error; it warns about "
+        "the pending infrastructure error and the unattempted cases.",
+        _fail_fast,
+    ),
+    Sample(
+        "faulty",
+        "A 6-task x 8-seed run with the deliberate faults listed below, for demonstrating the "
+        "audit (`evalview check sample_runs/faulty` exits 1). Apart from these faults it conforms.",
+        build_faulty_run,
+    ),
+)
+
+
+def readme() -> str:
+    lines = [
+        "# Sample runs",
+        "",
+        "Closed runs in the `starvla-rsi.eval/v1` format, made by a deterministic generator.",
+        "Do not edit them by hand: regenerate with",
+        "",
+        "```sh",
+        "python -m evalview.samples sample_runs",
+        "```",
+        "",
+        "(a test checks that regenerating gives byte-identical files). The data is synthetic:",
+        "no policy was run to make it.",
+        "",
+    ]
+    for sample in SAMPLES:
+        lines += [f"## `{sample.name}/`", "", sample.description, ""]
+    lines += ["### Faults in `faulty/`", "", "| fault | part | what is wrong |"]
+    lines.append("| --- | --- | --- |")
+    for fault in FAULTS:
+        lines.append(f"| {fault.name} | {fault.family} | {fault.description} |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def write_sample_runs(out_dir: str | Path, names: tuple[str, ...] | None = None) -> list[Path]:
+    """Write the sample runs (all, or `names`) and README.md under `out_dir`.
+
+    An existing sample directory is replaced only if it holds a manifest.json (it is ours to
+    regenerate); anything else in the way is an error rather than something deleted.
+    """
+    root = Path(out_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    written = []
+    for sample in SAMPLES:
+        if names is not None and sample.name not in names:
+            continue
+        target = root / sample.name
+        if target.exists():
+            if not (target / "manifest.json").is_file():
+                raise FileExistsError(
+                    f"{target}: exists and is not a sample run; move it away first."
+                )
+            shutil.rmtree(target)
+        written.append(write_closed_run(sample.build(), target))
+    if names is None:
+        (root / "README.md").write_text(readme(), encoding="utf-8")
+    return written
