@@ -1,1 +1,470 @@
-"""Checks of the episodes family (to be written)."""
+"""Episode checks (EV3xx): each line of episodes.jsonl on its own, then the lines against the
+schedule and against the per-episode result files.
+
+One pass over the records does every per-record test with plain dict lookups: a 10,000-episode run
+must audit in a fraction of a second, and a hand-written test names the exact field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from evalview.audit import registry as R
+from evalview.audit.checks._common import (
+    EPISODES_JSONL,
+    ERROR_CATEGORIES,
+    SCHEMA_VERSION,
+    USAGE_FIELDS,
+    cached_exceeds_input,
+    close,
+    declared_components,
+    describe,
+    episodes_unread,
+    is_nonempty_str,
+    is_nonneg_int,
+    is_number,
+    record_place,
+    schedule_list,
+    sum_known,
+    usage_problems,
+    usage_value,
+)
+from evalview.findings import Finding
+from evalview.model.run import Run
+
+E = R.E
+
+SCHEMA = R.rule(
+    "EV301", "episode-schema-version", E,
+    f"An episode result does not declare schema_version {SCHEMA_VERSION!r}.",
+)
+MISSING = R.rule("EV302", "episode-field-missing", E, "A required episode result field is absent.")
+WRONG_TYPE = R.rule(
+    "EV303", "episode-field-type", E, "An episode result field has the wrong type or is empty."
+)
+STATUS = R.rule(
+    "EV304", "episode-status-invalid", E, "An episode's status is neither completed nor error."
+)
+COMPLETED_SUCCESS = R.rule(
+    "EV305", "completed-success-invalid", E,
+    "A completed episode's success is not a boolean equal to metrics.success.",
+)
+COMPLETED_ERROR = R.rule(
+    "EV306", "completed-with-error", E, "A completed episode carries a non-null error object."
+)
+ERROR_SUCCESS = R.rule(
+    "EV307", "error-success-not-null", E, "An errored episode's success is not null."
+)
+ERROR_OBJECT = R.rule(
+    "EV308", "error-object-invalid", E,
+    "An errored episode lacks an error object with a nonempty type.",
+)
+ERROR_CATEGORY = R.rule(
+    "EV309", "error-category-invalid", E,
+    "An error category is not policy, protocol, infrastructure or evaluation.",
+)
+INTERRUPTION = R.rule(
+    "EV310", "interruption-as-failure", E,
+    "A completed episode whose termination reason says it errored: an interruption turned into "
+    "a task failure.",
+)
+COUNT_INVALID = R.rule(
+    "EV311", "count-invalid", E,
+    "policy_calls, action_decisions, environment_steps or rejected_actions is not a nonnegative "
+    "integer.",
+)
+COUNT_INCOHERENT = R.rule(
+    "EV312", "count-incoherent", E,
+    "The counts contradict their definitions (more action decisions than decision calls or than "
+    "acknowledged controls).",
+)
+USAGE_INVALID = R.rule(
+    "EV313", "usage-invalid", E,
+    "usage (or a component_usage entry) is not the six usage fields with null or nonnegative "
+    "values.",
+)
+CACHED = R.rule(
+    "EV314", "cached-exceeds-input", E, "cached_input_tokens exceeds input_tokens in an episode."
+)
+COMPONENT_UNDECLARED = R.rule(
+    "EV315", "component-undeclared", E,
+    "component_usage names a component not declared in manifest.method.models.",
+)
+COMPONENT_MISMATCH = R.rule(
+    "EV316", "component-usage-mismatch", E,
+    "An episode's component_usage disagrees with its usage totals where both are known.",
+)
+RESULT_MISSING = R.rule(
+    "EV317", "result-file-missing", E,
+    "An episodes.jsonl record has no episodes/<dir>/result.json with its episode.id.",
+)
+RESULT_DIFFERS = R.rule(
+    "EV318", "result-file-differs", E,
+    "A result file is not identical to the episodes.jsonl record with the same episode.id.",
+)
+RESULT_DUPLICATE = R.rule(
+    "EV319", "result-file-duplicate", E, "More than one result file has the same episode.id."
+)
+RESULT_ORPHAN = R.rule(
+    "EV320", "result-file-orphan", E,
+    "A result file matches no episodes.jsonl record (or has no episode.id).",
+)
+DUPLICATE_ID = R.rule(
+    "EV321", "duplicate-episode-id", E, "Two lines of episodes.jsonl have the same episode.id."
+)
+OUTSIDE_SCHEDULE = R.rule(
+    "EV322", "episode-outside-schedule", E,
+    "An episode id is not among the manifest's selected protocol.episode_ids.",
+)
+ORDER = R.rule(
+    "EV323", "schedule-order", E, "episodes.jsonl is not in selected schedule order."
+)
+
+COUNT_FIELDS = ("policy_calls", "action_decisions", "environment_steps", "rejected_actions")
+_REQUIRED = ("status", "success", "termination_reason", "usage", "metrics", "error")
+
+
+class _Rec:
+    """Finding factory bound to one record's place."""
+
+    __slots__ = ("eid", "findings", "line", "place")
+
+    def __init__(self, line: int, eid: str | None, findings: list[Finding]) -> None:
+        self.line = line
+        self.eid = eid
+        self.place = record_place(line, eid)
+        self.findings = findings
+
+    def __call__(self, rule: R.Rule, message: str) -> None:
+        self.findings.append(
+            rule(
+                f"{self.place}: {message}",
+                file=EPISODES_JSONL, line=self.line, episode_id=self.eid,
+            )
+        )
+
+
+@R.check
+def check_records(run: Run) -> Iterator[Finding]:
+    findings: list[Finding] = []
+    components = declared_components(run)
+    for rec, data in run.iter_records():
+        _check_record(data, _Rec(rec.line, rec.episode_id, findings), components)
+    yield from findings
+
+
+def _check_record(d: dict[str, Any], add: _Rec, components: set[str] | None) -> None:
+    if d.get("schema_version") != SCHEMA_VERSION:
+        add(
+            SCHEMA,
+            f"`schema_version` is {describe(d.get('schema_version'))}, not {SCHEMA_VERSION!r}. "
+            "Re-export the episode with a driver that writes this format.",
+        )
+    _check_identity(d, add)
+    for key in _REQUIRED:
+        if key not in d:
+            add(MISSING, f"`{key}` is missing; every episode result has it (null when unknown).")
+    status = d.get("status")
+    if status == "completed":
+        _check_completed(d, add)
+    elif status == "error":
+        _check_errored(d, add)
+    elif "status" in d:
+        add(
+            STATUS,
+            f"`status` is {describe(status)}; use 'completed' for a native outcome or policy stop "
+            "and 'error' for an interrupted episode.",
+        )
+    reason = d.get("termination_reason")
+    if reason is not None and not isinstance(reason, str):
+        add(WRONG_TYPE, f"`termination_reason` is {describe(reason)}; it must be a string.")
+    _check_counts(d, add)
+    for key in ("metrics", "artifacts"):
+        if key in d and not isinstance(d[key], dict):
+            add(WRONG_TYPE, f"`{key}` is {describe(d[key])}; it must be an object.")
+    duration = d.get("duration_s")
+    if duration is not None and not (is_number(duration) and duration >= 0):
+        add(WRONG_TYPE, f"`duration_s` is {describe(duration)}; it must be seconds >= 0 or null.")
+    reward = d.get("reward_sum")
+    if reward is not None and not is_number(reward):
+        add(WRONG_TYPE, f"`reward_sum` is {describe(reward)}; it must be a number or null.")
+    written = d.get("agent_events_written")
+    if written is not None and not isinstance(written, bool):
+        add(WRONG_TYPE, f"`agent_events_written` is {describe(written)}; it must be a boolean.")
+    if "usage" in d:
+        _check_usage(d, add, components)
+
+
+def _check_identity(d: dict[str, Any], add: _Rec) -> None:
+    if "episode" not in d:
+        add(MISSING, "`episode` is missing; it holds the episode's id, task and seed.")
+        return
+    ep = d["episode"]
+    if not isinstance(ep, dict):
+        add(WRONG_TYPE, f"`episode` is {describe(ep)}; it must be an object with id, task, seed.")
+        return
+    for key in ("id", "task"):
+        if key not in ep:
+            add(MISSING, f"`episode.{key}` is missing; add the episode's {key}.")
+        elif not is_nonempty_str(ep[key]):
+            add(WRONG_TYPE, f"`episode.{key}` is {describe(ep[key])}; use a nonempty string.")
+    seed = ep.get("seed")
+    if seed is not None and not (type(seed) is int or isinstance(seed, str)):
+        add(WRONG_TYPE, f"`episode.seed` is {describe(seed)}; it must be an integer.")
+
+
+def _check_completed(d: dict[str, Any], add: _Rec) -> None:
+    success = d.get("success")
+    metrics = d.get("metrics")
+    m_success = metrics.get("success") if isinstance(metrics, dict) else None
+    if not isinstance(success, bool):
+        add(
+            COMPLETED_SUCCESS,
+            f"status is completed but `success` is {describe(success)}; a completed episode "
+            "records success as true or false (matching metrics.success).",
+        )
+    elif success is not m_success:
+        add(
+            COMPLETED_SUCCESS,
+            f"`success` is {describe(success)} but `metrics.success` is {describe(m_success)}; "
+            "they must agree. Take both from the benchmark's native verdict.",
+        )
+    if d.get("error") is not None:
+        add(
+            COMPLETED_ERROR,
+            "status is completed but `error` is not null. An errored episode uses status "
+            "'error' and success null; a completed one has error null.",
+        )
+    reason = d.get("termination_reason")
+    if isinstance(reason, str) and reason.startswith("error:"):
+        add(
+            INTERRUPTION,
+            f"status is completed but `termination_reason` is {reason!r}: an interruption was "
+            "recorded as a task outcome. Record it as status 'error' with success null and an "
+            "error object, and re-run it if it was infrastructure.",
+        )
+
+
+def _check_errored(d: dict[str, Any], add: _Rec) -> None:
+    if d.get("success") is not None:
+        add(
+            ERROR_SUCCESS,
+            f"status is error but `success` is {describe(d.get('success'))}; an errored episode "
+            "has success null (it is neither a success nor a task failure).",
+        )
+    err = d.get("error")
+    if not isinstance(err, dict):
+        add(
+            ERROR_OBJECT,
+            f"status is error but `error` is {describe(err)}; give an object with a nonempty "
+            "`type` and a `category` (policy, protocol, infrastructure or evaluation).",
+        )
+        return
+    if not is_nonempty_str(err.get("type")):
+        add(
+            ERROR_OBJECT,
+            f"`error.type` is {describe(err.get('type'))}; it must name the error (nonempty).",
+        )
+    if err.get("category") not in ERROR_CATEGORIES:
+        add(
+            ERROR_CATEGORY,
+            f"`error.category` is {describe(err.get('category'))}; it must be one of policy, "
+            "protocol, infrastructure, evaluation.",
+        )
+
+
+def _check_counts(d: dict[str, Any], add: _Rec) -> None:
+    values: dict[str, int] = {}
+    for key in COUNT_FIELDS:
+        if key not in d:
+            add(MISSING, f"`{key}` is missing; record the count (0 when none).")
+            continue
+        v = d[key]
+        if is_nonneg_int(v):
+            values[key] = v
+        else:
+            add(COUNT_INVALID, f"`{key}` is {describe(v)}; it must be a nonnegative integer.")
+    decisions = values.get("action_decisions")
+    if decisions is None:
+        return
+    calls = values.get("policy_calls")
+    steps = values.get("environment_steps")
+    if calls is not None and decisions > calls:
+        add(
+            COUNT_INCOHERENT,
+            f"`action_decisions` ({decisions}) exceeds `policy_calls` ({calls}); each counted "
+            "decision comes from one decision call.",
+        )
+    if steps is not None and decisions > steps:
+        add(
+            COUNT_INCOHERENT,
+            f"`action_decisions` ({decisions}) exceeds `environment_steps` ({steps}); each "
+            "counted decision has at least one acknowledged control.",
+        )
+    if steps is not None and steps > 0 and decisions == 0:
+        add(
+            COUNT_INCOHERENT,
+            f"`environment_steps` is {steps} but `action_decisions` is 0; acknowledged controls "
+            "come from at least one decision.",
+        )
+
+
+def _check_usage(d: dict[str, Any], add: _Rec, components: set[str] | None) -> None:
+    usage = d["usage"]
+    for problem in usage_problems(usage, partial=False):
+        add(USAGE_INVALID, f"`usage` {problem}.")
+    over = cached_exceeds_input(usage)
+    if over is not None:
+        add(
+            CACHED,
+            f"`usage.cached_input_tokens` ({over[0]}) exceeds `usage.input_tokens` ({over[1]}); "
+            "cached tokens are part of the input tokens.",
+        )
+    if "component_usage" not in d or d["component_usage"] is None:
+        return
+    comp = d["component_usage"]
+    if not isinstance(comp, dict):
+        add(USAGE_INVALID, f"`component_usage` is {describe(comp)}; it must map component ids.")
+        return
+    for cid, cu in comp.items():
+        if components is None or cid not in components:
+            add(
+                COMPONENT_UNDECLARED,
+                f"`component_usage` names {cid!r}, which manifest.method.models does not "
+                "declare. Declare the component or drop its usage.",
+            )
+        for problem in usage_problems(cu, partial=True):
+            add(USAGE_INVALID, f"`component_usage.{cid}` {problem}.")
+        over = cached_exceeds_input(cu)
+        if over is not None:
+            add(
+                CACHED,
+                f"`component_usage.{cid}.cached_input_tokens` ({over[0]}) exceeds its "
+                f"input_tokens ({over[1]}).",
+            )
+    if components is None:
+        return
+    for key in USAGE_FIELDS:
+        total = usage_value(usage, key)
+        if total is None:
+            continue
+        parts = sum_known(usage_value(comp.get(cid), key) for cid in sorted(components))
+        if parts is not None and not close(parts, total):
+            add(
+                COMPONENT_MISMATCH,
+                f"`component_usage` sums to {parts!r} for {key} but `usage.{key}` is "
+                f"{total!r}; the totals are the per-component sums.",
+            )
+        elif parts is None:
+            known = sum(v for cu in comp.values() if (v := usage_value(cu, key)) is not None)
+            if known > total and not close(known, total):
+                add(
+                    COMPONENT_MISMATCH,
+                    f"the known `component_usage` values add up to {known!r} for {key}, more "
+                    f"than `usage.{key}` ({total!r}).",
+                )
+
+
+@R.check
+def check_identity_and_order(run: Run) -> Iterator[Finding]:
+    """Duplicate ids, ids outside the schedule, and schedule order."""
+    schedule = schedule_list(run)
+    position = {eid: i for i, eid in reversed(list(enumerate(schedule or [])))}
+    first_line: dict[str, int] = {}
+    last_pos = -1
+    last_id = ""
+    disorder: list[Finding] = []
+    for rec in run.records:
+        eid = rec.episode_id
+        if eid is None:
+            continue
+        place = record_place(rec.line, eid)
+        if eid in first_line:
+            yield DUPLICATE_ID(
+                f"{place}: episode.id repeats line {first_line[eid]}; each selected case has "
+                "exactly one record. Remove the duplicate line.",
+                file=EPISODES_JSONL, line=rec.line, episode_id=eid,
+            )
+            continue
+        first_line[eid] = rec.line
+        if schedule is None:
+            continue
+        pos = position.get(eid)
+        if pos is None:
+            yield OUTSIDE_SCHEDULE(
+                f"{place}: {eid!r} is not in the manifest's protocol.episode_ids; a closed run "
+                "only records selected cases. Remove the record or fix the schedule.",
+                file=EPISODES_JSONL, line=rec.line, episode_id=eid,
+            )
+            continue
+        if pos < last_pos:
+            disorder.append(
+                ORDER(
+                    f"{place}: {eid!r} comes after {last_id!r} but the schedule selects it "
+                    "earlier; write episodes.jsonl in selected schedule order.",
+                    file=EPISODES_JSONL, line=rec.line, episode_id=eid,
+                )
+            )
+        else:
+            last_pos, last_id = pos, eid
+    yield from disorder
+
+
+@R.check
+def check_result_files(run: Run) -> Iterator[Finding]:
+    """Each record has exactly one identical result file, matched by episode.id."""
+    if episodes_unread(run):
+        return
+    by_id: dict[str, list[str]] = {}
+    unreadable = 0
+    record_ids = {rec.episode_id for rec in run.records if rec.episode_id is not None}
+    for rf in run.result_files:
+        if not rf.readable:
+            unreadable += 1
+            continue
+        if rf.episode_id is None:
+            yield RESULT_ORPHAN(
+                f"{rf.path}: has no string episode.id, so it matches no record. Fix the file or "
+                "remove it.",
+                file=rf.path,
+            )
+            continue
+        by_id.setdefault(rf.episode_id, []).append(rf.path)
+        if rf.episode_id not in record_ids:
+            yield RESULT_ORPHAN(
+                f"{rf.path}: episode.id {rf.episode_id!r} matches no line of episodes.jsonl. "
+                "Add the record or remove the stray result file.",
+                file=rf.path, episode_id=rf.episode_id,
+            )
+        elif rf.differing_keys:
+            keys = ", ".join(rf.differing_keys[:8])
+            yield RESULT_DIFFERS(
+                f"{rf.path}: differs from episodes.jsonl:{rf.matched_line} in {keys}; the two "
+                "copies must be identical. Re-export both from the same result.",
+                file=rf.path, episode_id=rf.episode_id,
+            )
+    note = (
+        f" ({unreadable} result file(s) could not be read; see the reading findings)"
+        if unreadable
+        else ""
+    )
+    seen: set[str] = set()
+    for rec in run.records:
+        eid = rec.episode_id
+        if eid is None or eid in seen:
+            continue
+        seen.add(eid)
+        paths = by_id.get(eid, [])
+        if not paths:
+            yield RESULT_MISSING(
+                f"{record_place(rec.line, eid)}: no episodes/<dir>/result.json has episode.id "
+                f"{eid!r}{note}. Export the episode's result file next to the record.",
+                file=EPISODES_JSONL, line=rec.line, episode_id=eid,
+            )
+        elif len(paths) > 1:
+            yield RESULT_DUPLICATE(
+                f"{eid!r} has {len(paths)} result files ({', '.join(paths)}); exactly one "
+                "must hold it. Remove the extra copies.",
+                file=paths[1], episode_id=eid,
+            )

@@ -1,0 +1,173 @@
+"""Small value tests shared by the checks: plain dict/type tests, because they are fast and give
+precise messages where a schema validator would give one generic error per record."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any, TypeGuard
+
+from evalview.model.run import Run
+
+SCHEMA_VERSION = "starvla-rsi.eval/v1"
+EPISODES_JSONL = "episodes.jsonl"
+MANIFEST = "manifest.json"
+STATUS = "status.json"
+SUMMARY = "summary.json"
+
+#: The six usage fields, in the format's order. Token counts and calls are integers.
+USAGE_FIELDS = (
+    "calls",
+    "input_tokens",
+    "output_tokens",
+    "cached_input_tokens",
+    "estimated_cost_usd",
+    "latency_s",
+)
+INT_USAGE_FIELDS = frozenset(USAGE_FIELDS[:4])
+ERROR_CATEGORIES = ("policy", "protocol", "infrastructure", "evaluation")
+
+#: Reading codes that mean episodes.jsonl (or the episodes as a whole) was not read at all.
+_UNREAD_CODES = frozenset({"EV101", "EV102", "EV108"})
+_BOUND_CODES = frozenset({"EV109", "EV110"})
+
+
+def is_int(v: Any) -> TypeGuard[int]:
+    return type(v) is int
+
+
+def is_nonneg_int(v: Any) -> TypeGuard[int]:
+    return type(v) is int and v >= 0
+
+
+def is_pos_int(v: Any) -> TypeGuard[int]:
+    return type(v) is int and v > 0
+
+
+def is_number(v: Any) -> TypeGuard[int | float]:
+    return (type(v) is int or type(v) is float) and math.isfinite(v)
+
+
+def is_nonempty_str(v: Any) -> TypeGuard[str]:
+    return isinstance(v, str) and v.strip() != ""
+
+
+def describe(v: Any) -> str:
+    """A short, safe rendering of a value for a message (never a whole object)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return repr(v if len(v) <= 40 else v[:37] + "...")
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "an array"
+    return type(v).__name__
+
+
+def episodes_unread(run: Run) -> bool:
+    """True when episodes.jsonl was not read at all (missing, symlink, over a bound)."""
+    for f in run.reading_findings:
+        if f.code in _BOUND_CODES:
+            return True
+        if f.code in _UNREAD_CODES and f.file == EPISODES_JSONL:
+            return True
+    return False
+
+
+def episodes_complete(run: Run) -> bool:
+    """True when every line of episodes.jsonl parsed, so totals over records are exact."""
+    return not episodes_unread(run) and all(rec.data is not None for rec in run.records)
+
+
+def schedule_list(run: Run) -> list[str] | None:
+    """The manifest's selected ids when they form a list of strings, else None."""
+    manifest = run.manifest
+    protocol = manifest.get("protocol") if manifest else None
+    ids = protocol.get("episode_ids") if isinstance(protocol, dict) else None
+    if not isinstance(ids, list) or not all(isinstance(x, str) for x in ids):
+        return None
+    return ids
+
+
+def declared_components(run: Run) -> set[str] | None:
+    """Component ids declared in manifest.method.models, or None when no method is declared."""
+    manifest = run.manifest
+    method = manifest.get("method") if manifest else None
+    if not isinstance(method, dict):
+        return None
+    models = method.get("models")
+    if not isinstance(models, list):
+        return set()
+    return {m["id"] for m in models if isinstance(m, dict) and isinstance(m.get("id"), str)}
+
+
+def usage_problems(usage: Any, *, partial: bool) -> list[str]:
+    """What is wrong with a usage object. `partial` allows missing fields (component usage)."""
+    if not isinstance(usage, dict):
+        return [f"is {describe(usage)}, not an object with the six usage fields"]
+    problems = []
+    extra = [k for k in usage if k not in USAGE_FIELDS]
+    if extra:
+        problems.append(f"has unknown field(s) {', '.join(sorted(extra))}")
+    if not partial:
+        missing = [k for k in USAGE_FIELDS if k not in usage]
+        if missing:
+            problems.append(f"lacks {', '.join(missing)} (unknown values are null, not omitted)")
+    for key in USAGE_FIELDS:
+        v = usage.get(key)
+        if v is None:
+            continue
+        if key in INT_USAGE_FIELDS:
+            if not is_nonneg_int(v):
+                problems.append(f"{key} is {describe(v)}, not a nonnegative integer or null")
+        elif not (is_number(v) and v >= 0):
+            problems.append(f"{key} is {describe(v)}, not a nonnegative number or null")
+    return problems
+
+
+def usage_value(usage: Any, key: str) -> int | float | None:
+    """A usage field when it is a valid known value, else None (unknown)."""
+    if not isinstance(usage, dict):
+        return None
+    v = usage.get(key)
+    if key in INT_USAGE_FIELDS:
+        return v if is_nonneg_int(v) else None
+    return v if is_number(v) and v >= 0 else None
+
+
+def cached_exceeds_input(usage: Any) -> tuple[int, int] | None:
+    """(cached, input) when both are known and cached > input."""
+    cached = usage_value(usage, "cached_input_tokens")
+    inp = usage_value(usage, "input_tokens")
+    if cached is not None and inp is not None and cached > inp:
+        return int(cached), int(inp)
+    return None
+
+
+def sum_known(values: Iterable[int | float | None]) -> int | float | None:
+    """Sum with unknown propagation: any None makes the total None (unknown)."""
+    total: int | float = 0
+    for v in values:
+        if v is None:
+            return None
+        total += v
+    return total
+
+
+def close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+
+
+def ids_preview(ids: list[str], limit: int = 5) -> str:
+    shown = ", ".join(ids[:limit])
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def record_place(line: int, eid: str | None) -> str:
+    return f"{EPISODES_JSONL}:{line}" + (f" ({eid})" if eid is not None else "")
+
