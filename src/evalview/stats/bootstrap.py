@@ -60,7 +60,7 @@ def bootstrap_distribution(
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
     col_size = np.repeat(sizes, sizes.astype(np.intp))
     col_offset = np.repeat(starts, sizes.astype(np.intp)).astype(np.uint64)
-    inv_size = 1.0 / sizes.astype(np.float64)
+    size_f = sizes.astype(np.float64)
 
     rng = random.Random(seed)
     out = np.empty(resamples, dtype=np.float64)
@@ -72,7 +72,7 @@ def bootstrap_distribution(
         idx = ((words * col_size) >> np.uint64(32)) + col_offset
         drawn = values[idx.astype(np.intp)]
         counts = np.add.reduceat(drawn, starts, axis=1)
-        out[first : first + rows] = (counts * inv_size).sum(axis=1) / t
+        out[first : first + rows] = (counts / size_f).sum(axis=1) / t
     return out
 
 
