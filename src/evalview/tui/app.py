@@ -1,0 +1,123 @@
+"""The evalview terminal app: open a run in a worker, then browse it tab by tab."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.worker import get_current_worker
+
+from evalview.load.errors import InputError
+from evalview.tui.commands import JumpProvider
+from evalview.tui.episodes import EpisodeFilter
+from evalview.tui.help import HelpScreen
+from evalview.tui.loading import LoadingScreen, UnreadableScreen
+from evalview.tui.run_screen import RunScreen
+from evalview.tui.session import Session, open_session
+from evalview.tui.theme import EVALVIEW_THEME
+
+
+class EvalViewApp(App[int]):
+    """`EvalViewApp(path)` loads in a thread; `EvalViewApp(path, session=...)` shows it at once."""
+
+    CSS_PATH = "evalview.tcss"
+    TITLE = "evalview"
+    COMMANDS: ClassVar = App.COMMANDS | {JumpProvider}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("ctrl+p", "command_palette", "Jump", show=False, id="app.palette"),
+    ]
+
+    class Progress(Message):
+        def __init__(self, index: int, stage: str) -> None:
+            super().__init__()
+            self.index = index
+            self.stage = stage
+
+    class Loaded(Message):
+        def __init__(self, session: Session) -> None:
+            super().__init__()
+            self.session = session
+
+    class Failed(Message):
+        def __init__(self, message: str) -> None:
+            super().__init__()
+            self.message = message
+
+    def __init__(self, path: Path, *, session: Session | None = None) -> None:
+        super().__init__()
+        self.path = path
+        self.session: Session | None = session
+
+    def on_mount(self) -> None:
+        self.register_theme(EVALVIEW_THEME)
+        self.theme = EVALVIEW_THEME.name
+        self.sub_title = str(self.path)
+        if self.session is not None:
+            self.push_screen(RunScreen(self.session))
+            return
+        self.push_screen(LoadingScreen(self.path))
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        worker = get_current_worker()
+
+        def progress(index: int, stage: str) -> None:
+            if not worker.is_cancelled:
+                self.post_message(self.Progress(index, stage))
+
+        try:
+            session = open_session(self.path, progress)
+        except InputError as exc:
+            self.post_message(self.Failed(str(exc)))
+            return
+        except Exception as exc:  # a bug must still end in a message, not a traceback
+            self.post_message(
+                self.Failed(f"evalview failed while opening the run ({type(exc).__name__}: {exc}).")
+            )
+            return
+        if not worker.is_cancelled:
+            self.post_message(self.Loaded(session))
+
+    def on_eval_view_app_progress(self, message: Progress) -> None:
+        if isinstance(self.screen, LoadingScreen):
+            self.screen.set_stage(message.index, message.stage)
+
+    def on_eval_view_app_loaded(self, message: Loaded) -> None:
+        self.session = message.session
+        self.switch_screen(RunScreen(message.session))
+
+    def on_eval_view_app_failed(self, message: Failed) -> None:
+        self.switch_screen(UnreadableScreen(self.path, message.message))
+
+    # -- actions reachable from bindings and the command palette ----------------------------
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def _run_screen(self) -> RunScreen | None:
+        runs = [s for s in self.screen_stack if isinstance(s, RunScreen)]
+        if not runs:
+            return None
+        while self.screen is not runs[-1]:
+            self.pop_screen()
+        return runs[-1]
+
+    def show_tab(self, tab_id: str) -> None:
+        if (screen := self._run_screen()) is not None:
+            screen.show_tab(tab_id)
+
+    def show_task(self, task: str) -> None:
+        if (screen := self._run_screen()) is not None:
+            screen.show_episodes(EpisodeFilter(task=task))
+
+    def show_episode(self, row: int) -> None:
+        if (screen := self._run_screen()) is not None:
+            screen.open_record(row)

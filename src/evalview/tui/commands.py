@@ -1,0 +1,75 @@
+"""Command palette entries: jump to a tab, a task's episodes, or one episode's record by id."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from evalview.tui.tabs import TABS
+
+if TYPE_CHECKING:
+    from evalview.tui.app import EvalViewApp
+
+#: At most this many episode ids are offered for one query (10,000 ids would bury the rest).
+MAX_EPISODE_HITS = 40
+
+
+class JumpProvider(Provider):
+    """Tabs, tasks and episode ids of the opened run."""
+
+    @property
+    def _app(self) -> EvalViewApp:
+        from evalview.tui.app import EvalViewApp
+
+        assert isinstance(self.app, EvalViewApp)
+        return self.app
+
+    async def discover(self) -> Hits:
+        app = self._app
+        for tab in TABS:
+            yield DiscoveryHit(f"Go to {tab.title}", partial(app.show_tab, tab.id))
+        if app.session is None:
+            return
+        for task in app.session.run.tasks:
+            yield DiscoveryHit(
+                f"Task {task}", partial(app.show_task, task), help="list this task's episodes"
+            )
+
+    async def search(self, query: str) -> Hits:
+        app = self._app
+        matcher = self.matcher(query)
+        for tab in TABS:
+            text = f"Go to {tab.title}"
+            if (score := matcher.match(text)) > 0:
+                yield Hit(score, matcher.highlight(text), partial(app.show_tab, tab.id), text)
+        session = app.session
+        if session is None:
+            return
+        for task in session.run.tasks:
+            text = f"Task {task}"
+            if (score := matcher.match(text)) > 0:
+                yield Hit(
+                    score, matcher.highlight(text), partial(app.show_task, task), text,
+                    help="list this task's episodes",
+                )
+        needle = query.strip().lower()
+        if len(needle) < 2:
+            return
+        ids = session.run.episodes.ids
+        offered = 0
+        for row, eid in enumerate(ids):
+            if needle not in str(eid).lower():
+                continue
+            text = f"Episode {eid}"
+            yield Hit(
+                max(matcher.match(text), 0.5),
+                matcher.highlight(text),
+                partial(app.show_episode, row),
+                text,
+                help="open the full record",
+            )
+            offered += 1
+            if offered >= MAX_EPISODE_HITS:
+                break

@@ -1,0 +1,273 @@
+"""Episodes: every row of the run's episode table, filterable, each openable to its record.
+
+Filtering is numpy masks over the `EpisodeTable` columns and the table renders only what is on
+screen, so 10,000 episodes filter and scroll without a stall.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Input, Select, Static
+
+from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, INVALID, UNATTEMPTED
+from evalview.tui.fmt import count_text
+from evalview.tui.session import Session
+from evalview.tui.vtable import Column, VirtualTable
+
+STATUSES = (COMPLETED, ERROR, UNATTEMPTED, INVALID)
+#: The scorer's key for an errored record whose category is missing or not one of the four.
+UNKNOWN_CATEGORY = "unknown"
+OUTCOMES = ("success", "failure", "none")
+
+_STATUS_STYLE = {COMPLETED: "", ERROR: "bold red", UNATTEMPTED: "yellow", INVALID: "bold magenta"}
+
+COLUMNS = (
+    Column("#", 6, "right"),
+    Column("episode", 24),
+    Column("task", 14),
+    Column("seed", 6, "right"),
+    Column("status", 11),
+    Column("outcome", 8),
+    Column("error", 14),
+    Column("termination", 22),
+    Column("line", 6, "right"),
+    Column("message"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeFilter:
+    """What the Episodes table is narrowed to; None means any."""
+
+    task: str | None = None
+    status: str | None = None
+    category: str | None = None
+    outcome: str | None = None
+    termination: str | None = None
+    text: str = ""
+
+    def describe(self) -> str:
+        parts = [
+            f"{k}={v}"
+            for k, v in (
+                ("task", self.task),
+                ("status", self.status),
+                ("error", self.category),
+                ("outcome", self.outcome),
+                ("termination", self.termination),
+            )
+            if v is not None
+        ]
+        if self.text:
+            parts.append(f"“{self.text}”")
+        return ", ".join(parts) or "all episodes"
+
+
+def filter_rows(session: Session, f: EpisodeFilter, haystack: list[str]) -> npt.NDArray[np.intp]:
+    """Indices of the episode rows that pass `f`, in table order."""
+    ep = session.run.episodes
+    mask = np.ones(len(ep), dtype=np.bool_)
+    if f.task is not None:
+        mask &= ep.task == f.task
+    if f.status is not None:
+        mask &= ep.status == f.status
+    if f.category == UNKNOWN_CATEGORY:
+        mask &= (ep.status == ERROR) & ~np.isin(ep.error_category, list(ERROR_CATEGORIES))
+    elif f.category is not None:
+        mask &= ep.error_category == f.category
+    if f.termination is not None:
+        mask &= ep.termination_reason == f.termination
+    if f.outcome == "success":
+        mask &= ep.success == 1
+    elif f.outcome == "failure":
+        mask &= ep.success == 0
+    elif f.outcome == "none":
+        mask &= ep.success < 0
+    if f.text:
+        needle = f.text.lower()
+        idx = np.flatnonzero(mask)
+        keep = np.fromiter((needle in haystack[i] for i in idx), dtype=np.bool_, count=len(idx))
+        return idx[keep]
+    return np.flatnonzero(mask)
+
+
+def _haystack(session: Session) -> list[str]:
+    ep = session.run.episodes
+    cols = (ep.ids, ep.task, ep.error_type, ep.termination_reason, ep.message)
+    return [
+        " ".join(str(c[i]) for c in cols if c[i] is not None).lower() for i in range(len(ep))
+    ]
+
+
+def _options(values: Any) -> list[tuple[str, str]]:
+    return [(str(v), str(v)) for v in values]
+
+
+class EpisodesPane(Vertical):
+    """Filter bar, the virtual table, and a one-line status of what is shown."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "search", "Search", id="episodes.search"),
+        Binding("x", "clear_filters", "Clear filters", id="episodes.clear"),
+    ]
+
+    class OpenRecord(Message):
+        """Ask the app to show the full record of episode row `row`."""
+
+        def __init__(self, row: int) -> None:
+            super().__init__()
+            self.row = row
+
+    def __init__(self, session: Session, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session = session
+        self.filter = EpisodeFilter()
+        self._haystack = _haystack(session)
+        self._index: npt.NDArray[np.intp] = np.arange(len(session.run.episodes), dtype=np.intp)
+        self._syncing = False
+
+    def compose(self) -> ComposeResult:
+        ep = self.session.run.episodes
+        present_status = [s for s in STATUSES if np.any(ep.status == s)]
+        with Horizontal(id="episode-filters", classes="filters"):
+            yield Select(_options(self.session.run.tasks), prompt="task", id="f-task")
+            yield Select(_options(present_status), prompt="status", id="f-status")
+            yield Select(
+                _options((*ERROR_CATEGORIES, UNKNOWN_CATEGORY)),
+                prompt="error category",
+                id="f-category",
+            )
+            yield Select(_options(OUTCOMES), prompt="outcome", id="f-outcome")
+            yield Input(placeholder="search id, message, reason…  (/)", id="f-text")
+        yield VirtualTable(COLUMNS, id="episodes-table")
+        yield Static(id="episodes-status", classes="status-line")
+
+    def on_mount(self) -> None:
+        self._refresh_rows()
+
+    # -- filtering ---------------------------------------------------------------------------
+
+    def set_filter(self, f: EpisodeFilter) -> None:
+        """Show the rows that pass `f` and make the controls say so."""
+        self.filter = f
+        self._syncing = True
+        try:
+            for wid, value in (
+                ("#f-task", f.task),
+                ("#f-status", f.status),
+                ("#f-category", f.category),
+                ("#f-outcome", f.outcome),
+            ):
+                select: Select[str] = self.query_one(wid, Select)
+                select.value = Select.NULL if value is None else value
+            self.query_one("#f-text", Input).value = f.text
+        finally:
+            self._syncing = False
+        self._refresh_rows()
+
+    def _refresh_rows(self) -> None:
+        self._index = filter_rows(self.session, self.filter, self._haystack)
+        table = self.query_one(VirtualTable)
+        table.set_rows(len(self._index), self._render_row)
+        total = len(self.session.run.episodes)
+        shown = len(self._index)
+        self.query_one("#episodes-status", Static).update(
+            f"{count_text(shown, 'episode')} of {total:,} · {self.filter.describe()}"
+            + ("   [dim](x clears filters)[/]" if self.filter != EpisodeFilter() else "")
+        )
+
+    @on(Select.Changed)
+    def _select_changed(self, event: Select.Changed) -> None:
+        if self._syncing or event.select.id is None:
+            return
+        value = None if event.value is Select.NULL else str(event.value)
+        f = self.filter
+        match event.select.id:
+            case "f-task":
+                f = replace(f, task=value)
+            case "f-status":
+                f = replace(f, status=value)
+            case "f-category":
+                f = replace(f, category=value)
+            case "f-outcome":
+                f = replace(f, outcome=value)
+        self.filter = f
+        self._refresh_rows()
+
+    @on(Input.Changed, "#f-text")
+    def _text_changed(self, event: Input.Changed) -> None:
+        if self._syncing:
+            return
+        self.filter = replace(self.filter, text=event.value.strip())
+        self._refresh_rows()
+
+    @on(Input.Submitted, "#f-text")
+    def _text_submitted(self) -> None:
+        self.query_one(VirtualTable).focus()
+
+    def action_search(self) -> None:
+        self.query_one("#f-text", Input).focus()
+
+    def action_clear_filters(self) -> None:
+        self.set_filter(EpisodeFilter())
+
+    # -- rows --------------------------------------------------------------------------------
+
+    @property
+    def shown_rows(self) -> npt.NDArray[np.intp]:
+        """Episode-table row indices currently listed, in order."""
+        return self._index
+
+    def focus_row(self, row: int) -> bool:
+        """Move the cursor to episode-table row `row` if it is listed."""
+        where = np.flatnonzero(self._index == row)
+        if not len(where):
+            return False
+        table = self.query_one(VirtualTable)
+        table.move_to(int(where[0]))
+        table.focus()
+        return True
+
+    def _render_row(self, i: int) -> list[str | Text]:
+        ep = self.session.run.episodes
+        r = int(self._index[i])
+        status = str(ep.status[r])
+        success = int(ep.success[r])
+        outcome = (
+            Text("✓ success", style="green")
+            if success == 1
+            else Text("· failure")
+            if success == 0
+            else Text("—", style="dim")
+        )
+        in_schedule = bool(ep.in_schedule[r])
+        number = Text(str(r + 1)) if in_schedule else Text("stray", style="bold magenta")
+        seed = int(ep.seed[r])
+        line = int(ep.line[r])
+        return [
+            number,
+            str(ep.ids[r]),
+            str(ep.task[r]),
+            "" if seed < 0 else str(seed),
+            Text(status, style=_STATUS_STYLE.get(status, "")),
+            outcome,
+            Text(str(ep.error_category[r] or ""), style="red"),
+            str(ep.termination_reason[r] or ""),
+            str(line) if line else "",
+            Text(str(ep.message[r] or ""), style="dim"),
+        ]
+
+    @on(VirtualTable.Selected, "#episodes-table")
+    def _open(self, event: VirtualTable.Selected) -> None:
+        event.stop()
+        self.post_message(self.OpenRecord(int(self._index[event.index])))

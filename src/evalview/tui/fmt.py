@@ -1,0 +1,21 @@
+"""Formatting shared by the screens: percent text, counts, and the styles of a severity."""
+
+from __future__ import annotations
+
+from evalview.cli.output import pct
+
+__all__ = ["SEVERITY_MARK", "SEVERITY_STYLE", "count_text", "pct", "share"]
+
+#: Styles named after theme variables, so they follow the theme in 16 and true colour.
+SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "blue"}
+#: A mark per severity, so the meaning survives without colour.
+SEVERITY_MARK = {"error": "✗", "warning": "⚠", "info": "ℹ"}
+
+
+def count_text(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
+def share(k: int, n: int) -> str:
+    """`k / n (p %)`; the denominator is always shown."""
+    return f"{k:,} / {n:,}" + (f" ({pct(k / n)})" if n else "")

@@ -1,0 +1,61 @@
+"""The screens before a run is open: progress while the worker reads, or why it cannot be read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Middle, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, ProgressBar, Static
+
+from evalview.tui.session import STAGES
+
+
+class LoadingScreen(Screen[None]):
+    """Shown at once; the worker moves the bar through reading, auditing and scoring."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(id="loading")
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        with Middle(), Center(), Vertical(id="loading-box"):
+            yield Static(f"Opening [bold]{escape(str(self.path))}[/]", id="loading-title")
+            yield ProgressBar(total=len(STAGES), show_eta=False, id="loading-bar")
+            yield Static("starting…", id="loading-stage")
+        yield Footer()
+
+    def set_stage(self, index: int, stage: str) -> None:
+        self.query_one(ProgressBar).update(progress=index)
+        self.query_one("#loading-stage", Static).update(f"{stage}…")
+
+
+class UnreadableScreen(Screen[None]):
+    """The path could not be read as a run at all: say why and what to do, never a traceback."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q,escape", "leave", "Quit", id="unreadable.quit")
+    ]
+
+    def __init__(self, path: Path, message: str) -> None:
+        super().__init__(id="unreadable")
+        self.path = path
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Middle(), Center(), Vertical(id="unreadable-box"):
+            yield Static("[bold red]✗ This run could not be opened[/]", id="unreadable-title")
+            yield Static(escape(self.message), id="unreadable-message")
+            yield Static(
+                "[dim]Pass a closed-run directory (the one holding manifest.json) or a results "
+                "JSON. `evalview check PATH` prints the same message for scripts.[/]"
+            )
+        yield Footer()
+
+    def action_leave(self) -> None:
+        """Quit with exit code 2, as the CLI does for an unreadable path."""
+        self.app.exit(2)

@@ -1,0 +1,139 @@
+"""Overview: the denominators, the all-T aggregate with its uncertainty, errors, the protocol."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static
+
+from evalview.stats import Scorecard
+from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct, share
+from evalview.tui.session import Session
+
+
+def _grid() -> Table:
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column()
+    return grid
+
+
+def denominators_card(card: Scorecard) -> RenderableType:
+    d, r = card.denominators, card.rates
+    grid = _grid()
+    grid.add_row("selected", Text(f"{d.selected:,}", style="bold"))
+    grid.add_row("attempted", f"{d.attempted:,}")
+    grid.add_row("completed", f"{d.completed:,}")
+    grid.add_row("errors", Text(f"{d.errors:,}", style="red" if d.errors else ""))
+    grid.add_row("unattempted", Text(f"{d.unattempted:,}", style="yellow" if d.unattempted else ""))
+    if d.invalid:
+        grid.add_row("invalid status", Text(f"{d.invalid:,}", style="magenta"))
+    if d.missing:
+        grid.add_row("missing (declared)", Text(f"{d.missing:,}", style="yellow"))
+    grid.add_row("successes", f"{d.successes:,}")
+    grid.add_row("", "")
+    grid.add_row("successes / selected", Text(share(d.successes, d.selected), style="bold"))
+    grid.add_row("successes / attempted", share(d.successes, d.attempted))
+    grid.add_row("successes / completed", share(d.successes, d.completed))
+    _ = r  # the rates are the shares above; kept for symmetry with `score --json`
+    return grid
+
+
+def aggregate_card(card: Scorecard) -> RenderableType:
+    a = card.aggregate
+    grid = _grid()
+    grid.add_row("aggregate", Text(f"{a.name} (mean of {a.tasks} per-task rates)", style="bold"))
+    if a.mean is None:
+        grid.add_row("value", Text("— (some task has no selected case)", style="yellow"))
+    else:
+        se = f" ± {100 * a.se:.1f} pt SE" if a.se is not None else ""
+        grid.add_row("value", Text(f"{pct(a.mean)}{se}", style="bold"))
+        if a.ci95 is not None:
+            grid.add_row("95 % (± 1.96 SE)", f"{pct(a.ci95[0])} – {pct(a.ci95[1])}")
+        if a.bootstrap is not None:
+            grid.add_row(
+                "95 % seed bootstrap",
+                f"{pct(a.bootstrap[0])} – {pct(a.bootstrap[1])}  "
+                f"(B = {a.resamples:,}, random.Random(7))",
+            )
+        else:
+            grid.add_row("seed bootstrap", Text("off", style="dim"))
+    parts: list[RenderableType] = [grid]
+    for label in card.labels:
+        parts.append(Text(f"⚠ {label}", style="yellow"))
+    for refusal in card.refusals:
+        parts.append(Text(f"✗ not reportable: {refusal.message}", style="red"))
+    if card.publishable:
+        parts.append(Text("✓ publishable read", style="green"))
+    return Group(*parts)
+
+
+def errors_card(card: Scorecard) -> RenderableType:
+    grid = _grid()
+    for cat, n in card.error_categories.items():
+        note = "  pending a re-run, not a failure" if cat == "infrastructure" and n else ""
+        grid.add_row(cat, Text(f"{n:,}{note}", style="red" if n else "dim"))
+    return grid
+
+
+def protocol_card(session: Session) -> RenderableType:
+    run = session.run
+    p = run.protocol
+
+    def show(v: object) -> str:
+        return "—" if v is None else ("yes" if v is True else "no" if v is False else str(v))
+
+    grid = _grid()
+    grid.add_row("episodes selected", f"{len(run.schedule):,}")
+    grid.add_row("records in episodes.jsonl", f"{len(run.records):,}")
+    grid.add_row("max steps", show(p.max_steps))
+    grid.add_row("max policy calls", show(p.max_policy_calls))
+    grid.add_row("replan interval", show(p.replan_interval))
+    grid.add_row("fail-fast", show(p.fail_fast))
+    ident = run.identity
+    grid.add_row("protocol version", show(ident.protocol_version))
+    grid.add_row("source revision", show(ident.source_revision))
+    return grid
+
+
+def audit_card(session: Session) -> RenderableType:
+    grid = _grid()
+    for sev in ("error", "warning", "info"):
+        n = session.counts.get(sev, 0)
+        grid.add_row(
+            Text(f"{SEVERITY_MARK[sev]} {sev}s"),
+            Text(f"{n:,}", style=SEVERITY_STYLE[sev] if n else "dim"),
+        )
+    return grid
+
+
+class OverviewPane(VerticalScroll):
+    """Cards in two columns; each card's text comes straight from the scorecard."""
+
+    def __init__(self, session: Session, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        card = self.session.scorecard
+        with Horizontal(classes="cards"):
+            with Vertical(classes="card-column"):
+                if card is None:
+                    yield _card("Scores", Text(str(self.session.score_refusal), style="yellow"))
+                else:
+                    yield _card("Aggregate", aggregate_card(card), id="card-aggregate")
+                    yield _card("Denominators", denominators_card(card), id="card-denominators")
+            with Vertical(classes="card-column"):
+                if card is not None:
+                    yield _card("Error categories", errors_card(card), id="card-errors")
+                yield _card("Protocol", protocol_card(self.session), id="card-protocol")
+                yield _card("Audit", audit_card(self.session), id="card-audit")
+
+
+def _card(title: str, body: RenderableType, *, id: str | None = None) -> Static:
+    static = Static(body, classes="card", id=id)
+    static.border_title = title
+    return static

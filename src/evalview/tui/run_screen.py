@@ -1,0 +1,90 @@
+"""The main screen of an opened run: the header, one tab per registered pane, the footer."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import Footer, Static, TabbedContent, TabPane
+
+from evalview.tui.episodes import EpisodeFilter, EpisodesPane
+from evalview.tui.header import RunHeader
+from evalview.tui.messages import ShowEpisodes
+from evalview.tui.record import RecordScreen
+from evalview.tui.session import Session
+from evalview.tui.tabs import TABS
+
+
+class RunScreen(Screen[None]):
+    """Routes the panes' requests (show episodes, open a record) so panes stay independent."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(str(i), f"tab({i})", f"tab {i}", show=False, id=f"run.tab{i}") for i in range(1, 10)
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(id="run")
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        yield RunHeader(self.session)
+        if self.session.reading_failed:
+            yield Static(
+                "✗ Parts of this run could not be read; the Findings tab lists what and where. "
+                "Numbers below cover only what was read.",
+                id="reading-banner",
+            )
+        initial = "findings" if self.session.reading_failed else TABS[0].id
+        with TabbedContent(initial=initial, id="tabs"):
+            for i, tab in enumerate(TABS, 1):
+                with TabPane(f"{i} {tab.title}", id=tab.id):
+                    yield tab.make(self.session, f"{tab.id}-pane")
+        yield Footer()
+
+    def action_tab(self, number: int) -> None:
+        if 1 <= number <= len(TABS):
+            self.show_tab(TABS[number - 1].id)
+
+    def show_tab(self, tab_id: str) -> None:
+        self.query_one(TabbedContent).active = tab_id
+        pane = self.query_one(f"#{tab_id}-pane")
+        self.call_after_refresh(self._focus_in, pane)
+
+    @staticmethod
+    def _focus_in(pane: object) -> None:
+        from textual.widget import Widget
+
+        if isinstance(pane, Widget):
+            for child in pane.query("VirtualTable, DataTable"):
+                if child.focusable:
+                    child.focus()
+                    return
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id:
+            self.call_after_refresh(self._focus_in, self.query_one(f"#{event.pane.id}-pane"))
+
+    @property
+    def episodes(self) -> EpisodesPane:
+        return self.query_one(EpisodesPane)
+
+    @on(ShowEpisodes)
+    def _show_episodes(self, message: ShowEpisodes) -> None:
+        message.stop()
+        self.show_episodes(message.filter)
+
+    def show_episodes(self, f: EpisodeFilter) -> None:
+        self.episodes.set_filter(f)
+        self.show_tab("episodes")
+
+    @on(EpisodesPane.OpenRecord)
+    def _open_record(self, message: EpisodesPane.OpenRecord) -> None:
+        message.stop()
+        self.open_record(message.row)
+
+    def open_record(self, row: int) -> None:
+        self.app.push_screen(RecordScreen(self.session, row))

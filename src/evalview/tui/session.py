@@ -1,0 +1,92 @@
+"""What the app shows, built by the headless core off the UI thread.
+
+The TUI computes nothing of its own: a `Session` holds the core's objects (the `Run`, the audit's
+findings, the `Scorecard`) and the screens only format them. `open_session` runs in a worker and
+reports its stage, so a large run shows progress instead of a frozen frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evalview.findings import Finding, Severity, count_by_severity
+from evalview.model.run import Run
+
+if TYPE_CHECKING:
+    from evalview.stats import Scorecard
+
+#: The stages of opening a run, in order, for the progress bar.
+STAGES = ("reading", "auditing", "scoring")
+
+Progress = Callable[[int, str], None]
+
+
+@dataclass
+class Session:
+    """One opened run and everything the core said about it."""
+
+    path: Path
+    run: Run
+    findings: list[Finding]
+    scorecard: Scorecard | None = None
+    #: Why the scorer refused (or failed on) this run; shown where the numbers would be.
+    score_refusal: str | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            self.counts = count_by_severity(self.findings)
+
+    @property
+    def reading_failed(self) -> bool:
+        """True when the reader itself reported errors (EV1xx): the run is not fully read."""
+        return any(
+            f.severity is Severity.ERROR and f.code.startswith("EV1") for f in self.findings
+        )
+
+    @property
+    def verdict(self) -> tuple[str, str]:
+        """(style name, text) for the always-visible audit verdict."""
+        e, w = self.counts.get("error", 0), self.counts.get("warning", 0)
+        if e:
+            return "error", f"✗ {e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"
+        if w:
+            return "warning", f"⚠ {w} warning{'s' * (w != 1)}"
+        return "success", "✓ clean"
+
+
+def open_session(path: Path, progress: Progress | None = None) -> Session:
+    """Load, audit and score `path`. Raises InputError when it cannot be read as a run at all."""
+    from evalview.audit import audit
+    from evalview.load import load_run
+
+    def step(i: int) -> None:
+        if progress is not None:
+            progress(i, STAGES[i])
+
+    step(0)
+    run = load_run(path)
+    step(1)
+    findings = audit(run)
+    step(2)
+    scorecard, refusal = score(run, findings)
+    return Session(
+        path=path, run=run, findings=findings, scorecard=scorecard, score_refusal=refusal
+    )
+
+
+def score(run: Run, findings: list[Finding]) -> tuple[Scorecard | None, str | None]:
+    """The scorecard (refusals live inside it), or why the scorer failed outright.
+
+    The scorer always returns a card, refused or not; an exception here is a bug in the core, and
+    the app still shows the findings with the reason in place of the numbers.
+    """
+    from evalview.stats import score_run
+
+    try:
+        return score_run(run, findings=findings), None
+    except Exception as exc:
+        return None, f"the scorer failed ({type(exc).__name__}: {exc})"

@@ -1,0 +1,62 @@
+"""The tab registry: the app shows one tab per entry, in order.
+
+An extension (partial credit, compare, export) adds a `Tab` here instead of editing the app: the
+factory gets the opened `Session` and returns the pane widget. Keys 1–9 follow the order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from textual.widget import Widget
+
+from evalview.tui.session import Session
+
+
+@dataclass(frozen=True, slots=True)
+class Tab:
+    """One tab: a stable id (also the pane's widget id), its title, and how to build it."""
+
+    id: str
+    title: str
+    make: Callable[[Session, str], Widget]
+
+
+def _overview(session: Session, id: str) -> Widget:
+    from evalview.tui.overview import OverviewPane
+
+    return OverviewPane(session, id=id)
+
+
+def _tasks(session: Session, id: str) -> Widget:
+    from evalview.tui.tasks import TasksPane
+
+    return TasksPane(session, id=id)
+
+
+def _episodes(session: Session, id: str) -> Widget:
+    from evalview.tui.episodes import EpisodesPane
+
+    return EpisodesPane(session, id=id)
+
+
+def _errors(session: Session, id: str) -> Widget:
+    from evalview.tui.errors_view import ErrorsPane
+
+    return ErrorsPane(session, id=id)
+
+
+def _findings(session: Session, id: str) -> Widget:
+    from evalview.tui.findings_view import FindingsPane
+
+    return FindingsPane(session, id=id)
+
+
+TABS: list[Tab] = [
+    Tab("overview", "Overview", _overview),
+    Tab("tasks", "Tasks", _tasks),
+    Tab("episodes", "Episodes", _episodes),
+    Tab("errors", "Errors", _errors),
+    Tab("findings", "Findings", _findings),
+]

@@ -1,0 +1,130 @@
+"""Tasks: per-task counts, rate and Wilson interval (drawn on one 0–100 % scale), sortable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from rich.markup import escape
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from evalview.stats import TaskScore
+from evalview.tui.bars import interval_bar
+from evalview.tui.episodes import EpisodeFilter
+from evalview.tui.fmt import pct
+from evalview.tui.messages import ShowEpisodes
+from evalview.tui.session import Session
+
+BAR_WIDTH = 31
+
+#: (column key, label, sort key). The bar sorts by the interval's lower bound.
+COLUMNS: tuple[tuple[str, str, Callable[[TaskScore], Any]], ...] = (
+    ("task", "task", lambda t: t.task),
+    ("selected", "selected", lambda t: t.selected),
+    ("attempted", "attempted", lambda t: t.attempted),
+    ("completed", "completed", lambda t: t.completed),
+    ("errors", "errors", lambda t: t.errors),
+    ("successes", "successes", lambda t: t.successes),
+    ("rate", "rate", lambda t: t.rate),
+    ("wilson", "Wilson 95 %", lambda t: t.wilson95),
+    ("bar", "0 %" + " " * (BAR_WIDTH - 8) + "100 %", lambda t: t.wilson95[0]),
+)
+KEYS = tuple(c[0] for c in COLUMNS)
+
+
+class TasksPane(Vertical):
+    """One row per task of the schedule; Enter lists that task's episodes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "sort_next", "Sort", id="tasks.sort"),
+        Binding("r", "reverse", "Reverse", id="tasks.reverse"),
+    ]
+
+    def __init__(self, session: Session, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session = session
+        self.sort_key = "task"
+        self.reverse = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="tasks-title", classes="pane-title")
+        yield DataTable(id="tasks-table", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for key, label, _ in COLUMNS:
+            table.add_column(label, key=key)
+        self._fill()
+
+    @property
+    def order(self) -> list[str]:
+        """Task names in the order shown."""
+        return [str(k.value) for k in self.query_one(DataTable).rows]
+
+    def _fill(self) -> None:
+        table = self.query_one(DataTable)
+        card = self.session.scorecard
+        title = self.query_one("#tasks-title", Static)
+        if card is None:
+            reason = escape(str(self.session.score_refusal))
+            title.update(f"[yellow]No per-task scores: {reason}[/]")
+            return
+        arrow = "▼" if self.reverse else "▲"
+        label = dict((k, lbl) for k, lbl, _ in COLUMNS)[self.sort_key].strip()
+        title.update(
+            f"{len(card.tasks)} tasks · rate = successes / selected, Wilson 95 % drawn on one "
+            f"0–100 % scale · sorted by {label} {arrow}  [dim](s next column, r reverse, "
+            "Enter lists episodes)[/]"
+        )
+        sort = dict((k, fn) for k, _, fn in COLUMNS)[self.sort_key]
+        rows = sorted(card.tasks, key=sort, reverse=self.reverse)
+        cursor = table.cursor_row
+        table.clear()
+        for t in rows:
+            lo, hi = t.wilson95
+            table.add_row(
+                t.task,
+                _num(t.selected),
+                _num(t.attempted),
+                _num(t.completed),
+                _num(t.errors, "red" if t.errors else "dim"),
+                _num(t.successes),
+                Text(pct(t.rate), justify="right", style="bold"),
+                Text(f"{pct(lo)} – {pct(hi)}", justify="right"),
+                interval_bar(lo, hi, t.rate, BAR_WIDTH),
+                key=t.task,
+            )
+        table.move_cursor(row=min(cursor, max(len(rows) - 1, 0)))
+
+    def sort_by(self, key: str, *, reverse: bool | None = None) -> None:
+        if reverse is None:
+            reverse = not self.reverse if key == self.sort_key else False
+        self.sort_key, self.reverse = key, reverse
+        self._fill()
+
+    def action_sort_next(self) -> None:
+        self.sort_by(KEYS[(KEYS.index(self.sort_key) + 1) % len(KEYS)], reverse=False)
+
+    def action_reverse(self) -> None:
+        self.sort_by(self.sort_key, reverse=not self.reverse)
+
+    @on(DataTable.HeaderSelected, "#tasks-table")
+    def _header(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        if event.column_key.value is not None:
+            self.sort_by(event.column_key.value)
+
+    @on(DataTable.RowSelected, "#tasks-table")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.post_message(ShowEpisodes(EpisodeFilter(task=event.row_key.value)))
+
+
+def _num(n: int, style: str = "") -> Text:
+    return Text(f"{n:,}", justify="right", style=style)
