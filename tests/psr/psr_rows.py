@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 
-def row(task: str, *, success: bool, message: str, stage: str | None = None, **kw: Any) -> dict[str, Any]:
+def row(
+    task: str, *, success: bool, message: str, stage: str | None = None, **kw: Any
+) -> dict[str, Any]:
     """A valid row; `stage` defaults from the stem (_v1/_v2 -> augmented)."""
     if stage is None:
         stage = "augmented" if task.endswith(("_v1", "_v2")) else "main"

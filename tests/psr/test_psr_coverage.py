@@ -58,7 +58,7 @@ def test_without_catalog_nothing_is_final() -> None:
 
 def test_unexpected_task_is_refused() -> None:
     doc = {"m": [row("task_z", success=True, message="D: True")]}
-    with pytest.raises(PsrError, match=r"'task_z' in main is not in the task catalog catalog\.json"):
+    with pytest.raises(PsrError, match=r"'task_z' in main is not in the task catalog"):
         score_inputs(parse_checkpoint_inputs(Path("x.json"), doc), OPTS)
 
 

@@ -122,7 +122,13 @@ def test_message_key_option(tmp_path: Path) -> None:
 def test_unparsable_message_in_a_failed_episode_is_refused(tmp_path: Path) -> None:
     root = make_run(
         tmp_path,
-        [{"id": "a/seed1", "success": False, "metrics": {"success": False, "message": "Planks: 3"}}],
+        [
+            {
+                "id": "a/seed1",
+                "success": False,
+                "metrics": {"success": False, "message": "Planks: 3"},
+            }
+        ],
         ["a/seed1"],
     )
     with pytest.raises(PsrError, match=r"'pol', task 'a' \(episodes.jsonl:1 episode a/seed1\)"):

@@ -41,7 +41,7 @@ def test_nan_is_unreadable(tmp_path: Path) -> None:
 
 
 def test_invalid_json_is_unreadable(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="inputs.json"):
+    with pytest.raises(InputError, match=r"inputs\.json"):
         load_checkpoint_inputs(write(tmp_path, '{"m": ['))
 
 

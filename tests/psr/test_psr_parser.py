@@ -40,7 +40,12 @@ def test_false_is_zero() -> None:
 
 @pytest.mark.parametrize(
     ("message", "credit"),
-    [("Rounds: 24/25", 1.0), ("Rounds: 25/25", 1.0), ("Rounds: 26/25", 0.0), ("Rounds: 30/25", 0.0)],
+    [
+        ("Rounds: 24/25", 1.0),
+        ("Rounds: 25/25", 1.0),
+        ("Rounds: 26/25", 0.0),
+        ("Rounds: 30/25", 0.0),
+    ],
 )
 def test_upper_bound_on_both_sides_of_the_limit(message: str, credit: float) -> None:
     (cp,) = parse_message(message, CTX)
