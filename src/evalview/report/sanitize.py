@@ -22,7 +22,8 @@ REDACTED_PATH = "[path]"
 REDACTED_USER = "[user]"
 
 #: Boundary before a path: start of text or a character that cannot be part of a relative path.
-_BEFORE = r"(?:(?<=^)|(?<=[\s'\"`=(\[{<,;:|>]))"
+#: `<` is not one: `</tag>` in a (hostile) task name is markup for the page to escape, not a path.
+_BEFORE = r"(?:(?<=^)|(?<=[\s'\"`=(\[{,;:|]))"
 _PATH_RE = re.compile(
     "|".join(
         (
