@@ -231,6 +231,9 @@ def _print(report: CheckpointReport | RunPsrReport, *, per_task: bool, output: s
         out.print(f"[dim]full report written to {escape(output)}[/]")
 
 
+_SHORT = {"augmented_v1": "Aug v1", "augmented_v2": "Aug v2", "augmented": "Aug v1∪v2"}
+
+
 def _status(status: str) -> str:
     style = {"final": "green", "partial": "yellow", "empty": "dim"}.get(status, "")
     return f"[{style}]{status}[/]"
@@ -245,12 +248,11 @@ def _print_inputs(report: CheckpointReport, per_task: bool) -> None:
     for model in report.models:
         table = Table(title=f"{escape(model.model)}", title_justify="left")
         for col in ("split", "PSR", "SR", "CCE", "Rounds", "Chats", "coverage", "status"):
-            table.add_column(
-                col, justify="left" if col in ("split", "coverage") else "right", no_wrap=True
-            )
+            wraps = col in ("split", "coverage")
+            table.add_column(col, justify="left" if wraps else "right", no_wrap=not wraps)
         for s in model.summaries:
             table.add_row(
-                s.title,
+                _SHORT.get(s.split, s.title),
                 pct(s.psr, 2),
                 pct(s.sr, 2),
                 pct(s.cce, 2),
@@ -269,7 +271,10 @@ def _print_inputs(report: CheckpointReport, per_task: bool) -> None:
                     f"{escape(shown)}{f' and {more} more' if more > 0 else ''}[/]"
                 )
         if report.options.catalog is None:
-            out.print("  [dim]no --catalog: expected tasks unknown, so no summary is final[/]")
+            out.print(
+                "  [dim]coverage n/?: no --catalog, the expected tasks are unknown, "
+                "so no summary is final[/]"
+            )
         if per_task:
             tasks = Table(show_header=True)
             for col in ("task", "split", "success", "PSR", "checkpoints"):
@@ -300,8 +305,9 @@ def _checkpoints_text(checkpoints: Any, note: str | None) -> str:
 def _print_run(report: RunPsrReport, per_task: bool) -> None:
     out = console()
     table = Table(title=escape(f"{report.model} ({report.run_path})"), title_justify="left")
-    for col in ("task", "PSR", "SR (scored)", "successes/selected", "scored", "not scored"):
-        table.add_column(col, justify="left" if col in ("task", "not scored") else "right")
+    for col in ("task", "PSR", "SR (scored)", "successes", "scored", "not scored"):
+        wraps = col in ("task", "not scored")
+        table.add_column(col, justify="left" if wraps else "right", no_wrap=not wraps)
     for t in report.tasks:
         unscored = [f"{cat} error ×{len(ids)}" for cat, ids in t.errors.items()]
         if t.unattempted:

@@ -40,9 +40,9 @@ class Coverage:
         }
 
     def describe(self) -> str:
-        """Short text for tables: `3/4 partial`, `100/100`, `3 scored, expected unknown`."""
+        """Short text for tables: `3/4 partial`, `100/100`, `3/?` (no catalog: expected unknown)."""
         if self.expected is None:
-            return f"{self.scored} scored, expected unknown"
+            return f"{self.scored}/?"
         text = f"{self.scored}/{self.expected}"
         return text if self.final else f"{text} partial"
 
