@@ -45,13 +45,9 @@ class ErroredCase:
         return f"{self.file}:{self.line}" if self.line else self.file
 
     def describe(self) -> str:
-        kind = (
-            "infrastructure error, pending a re-run (not a failure)"
-            if self.pending
-            else f"{self.category} error"
-        )
         typ = f" ({self.error_type})" if self.error_type else ""
-        return f"{self.episode_id}: {kind}{typ} at {self.location}"
+        note = ", pending a re-run (not a failure)" if self.pending else ""
+        return f"{self.episode_id}: {self.category} error{typ}{note} at {self.location}"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,293 @@
+"""`evalview score PATH [...]`: the aggregate, denominators, per-task intervals, error categories.
+
+Only formatting lives here; every number comes from `evalview.stats.score_run`, the same one the
+terminal app and the export show. Never imports Textual (start-up time, headless use).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from rich.markup import escape
+from rich.table import Table
+
+from evalview.cli.output import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    console,
+    emit_json,
+    error_console,
+    fail_unreadable,
+    pct,
+)
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from evalview.stats import Scorecard
+
+HELP = "score a read: the all-T aggregate, denominators, per-task Wilson intervals"
+DESCRIPTION = """\
+Score one read under the reporting rules. The headline is successes / selected cases (errored and
+unattempted cases stay in the denominator); successes / attempted and successes / completed are
+shown beside it, each labelled.
+
+The aggregate all-T is the mean of the T tasks' rates over their selected cases, with the
+binomial SE of that mean, a normal 95 % interval (mean ± 1.959964·SE) and a 95 % seed bootstrap
+(B resamples drawn from random.Random(7), percentile bounds; see docs/statistics.md).
+--per-task adds each task's rate and Wilson 95 % interval.
+
+A read with any errored rollout is refused (infrastructure errors are pending a re-run, not
+failures), as is a record the audit finds inconsistent: --allow-errors scores it anyway, errored
+cases as non-successes, labelled "not a publishable read".
+"""
+EPILOG = """\
+exit codes:
+  0  scored
+  1  refused: errored rollouts or audit errors (without --allow-errors), another benchmark
+     version than --benchmark declares, an unknown --view, no selected case
+  2  PATH (or the --benchmark file) could not be read
+
+examples:
+  evalview score runs/closed-run/ --per-task
+  evalview score runs/closed-run/ --allow-errors --json | jq .aggregate
+  evalview score runs/closed-run/ --benchmark robobench-1.2.0.json --view usable_12
+  evalview score runs/closed-run/ --metric score --bootstrap 0
+"""
+
+
+def _resamples(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 (off) or a positive number of resamples")
+    return value
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", metavar="PATH", help="closed-run directory or results JSON")
+    p.add_argument("--per-task", action="store_true", help="each task's rate and Wilson 95 %%")
+    p.add_argument(
+        "--view", metavar="NAME", help="a subset declared by --benchmark (an appendix view)"
+    )
+    p.add_argument(
+        "--bootstrap",
+        metavar="B",
+        type=_resamples,
+        default=10_000,
+        help="seed-bootstrap resamples (default 10000; 0 turns it off)",
+    )
+    p.add_argument(
+        "--benchmark",
+        metavar="FILE",
+        help="benchmark declaration JSON (tasks, test and development seeds, subsets, version); "
+        "see docs/formats.md",
+    )
+    p.add_argument(
+        "--metric", metavar="KEY", help="also report the graded per-episode metric metrics.KEY"
+    )
+    p.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="score a read with errored rollouts or audit errors (labelled not publishable)",
+    )
+    p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from evalview.load import InputError, load_run
+    from evalview.stats import load_benchmark, score_run
+
+    try:
+        declaration = None if args.benchmark is None else load_benchmark(args.benchmark)
+        loaded = load_run(args.path)
+    except InputError as exc:
+        return fail_unreadable(str(exc), as_json=args.json)
+    card = score_run(
+        loaded,
+        bootstrap=args.bootstrap,
+        benchmark=declaration,
+        view=args.view,
+        metric=args.metric,
+        allow_errors=args.allow_errors,
+    )
+    if args.json:
+        doc = card.to_json()
+        doc["path"] = str(args.path)
+        if card.refused:
+            # A refused read has no numbers to report: only why, and what was found.
+            keep = ("path", "refused", "publishable", "refusals", "labels", "errored")
+            doc = {k: doc[k] for k in keep}
+        emit_json(doc)
+        return EXIT_REFUSED if card.refused else EXIT_OK
+    if card.refused:
+        _print_refusals(error_console(), card, str(args.path))
+        return EXIT_REFUSED
+    _print_card(console(), card, str(args.path), per_task=args.per_task)
+    return EXIT_OK
+
+
+def _print_refusals(out: Console, card: Scorecard, path: str) -> None:
+    out.print(f"[bold red]✗ {escape(path)}: refused, no score reported.[/]")
+    for r in card.refusals:
+        out.print(f"  [bold red]{r.code}[/]  {escape(r.message)}")
+        for detail in r.details:
+            out.print(f"      [cyan]{escape(detail)}[/]")
+
+
+def _frac(k: int, n: int) -> str:
+    return f"{k} / {n} = {pct(k / n)}" if n else f"{k} / 0 = —"
+
+
+def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> None:
+    ident = " · ".join(
+        escape(x)
+        for x in (
+            " ".join(v for v in (card.benchmark, card.benchmark_version) if v),
+            card.policy or "",
+            card.run_id or "",
+        )
+        if x
+    )
+    out.print(f"[bold]{ident or escape(path)}[/]  [dim]{escape(path)}[/]")
+    for label in card.labels:
+        out.print(f"[bold yellow]{escape(label)}[/]")
+    d = card.denominators
+    out.print()
+    out.print(
+        f"[bold]successes / selected  {_frac(d.successes, d.selected)}[/]  "
+        "[dim](headline: errored and unattempted cases stay in the denominator)[/]"
+    )
+    out.print(f"successes / attempted {_frac(d.successes, d.attempted)}")
+    out.print(f"successes / completed {_frac(d.successes, d.completed)}")
+    pending = card.pending
+    extra = []
+    if d.errors:
+        extra.append(
+            f"{d.errors} errored ({pending} infrastructure, pending a re-run)"
+            if pending
+            else f"{d.errors} errored"
+        )
+    if d.unattempted:
+        extra.append(f"{d.unattempted} unattempted")
+    if d.missing:
+        extra.append(f"{d.missing} declared but missing (counted as failures)")
+    if d.invalid:
+        extra.append(f"{d.invalid} with an invalid status")
+    out.print(
+        f"selected {d.selected} · attempted {d.attempted} · completed {d.completed}"
+        + (f" · {' · '.join(extra)}" if extra else "")
+    )
+
+    a = card.aggregate
+    out.print()
+    flag = " (appendix view)" if a.view else ""
+    title = f"[bold]{escape(a.name)}{flag}[/] mean of {a.tasks} per-task rates over selected cases"
+    if a.mean is None or a.se is None or a.ci95 is None:
+        out.print(f"{title}: — (a task has no selected case)")
+    else:
+        out.print(f"{title}: [bold]{pct(a.mean)}[/] ± {100 * a.se:.1f} pt (binomial SE)")
+        out.print(f"  95 % normal interval (mean ± 1.96 SE)   {_iv(a.ci95)}")
+        if a.bootstrap is None:
+            out.print("  95 % seed bootstrap                      off (--bootstrap 0)")
+        else:
+            out.print(
+                f"  95 % seed bootstrap (B = {a.resamples:,}, seed 7)  {_iv(a.bootstrap)}"
+            )
+    if card.graded is not None:
+        g = card.graded
+        value = "—" if g.mean is None else f"{g.mean:.4g}"
+        se = "" if g.se is None else f" ± {g.se:.3g} (SE)"
+        out.print(
+            f"graded metric [bold]{escape(g.key)}[/]: mean of per-task means {value}{se} "
+            f"over {g.n} episodes reporting it ({g.missing} selected cases without it)"
+        )
+
+    if per_task:
+        out.print()
+        out.print(_task_table(card))
+        if any(t.error_categories for t in card.tasks):
+            out.print(_errors_table(card))
+
+    out.print()
+    cats = ", ".join(
+        f"{k} {v}" + (" (pending a re-run)" if k == "infrastructure" and v else "")
+        for k, v in card.error_categories.items()
+    )
+    out.print(f"error categories: {cats}")
+    if card.termination_reasons:
+        reasons = ", ".join(f"{escape(k)} {v}" for k, v in card.termination_reasons.items())
+        out.print(f"termination reasons: {reasons}")
+    if card.errored:
+        out.print("errored rollouts:")
+        for e in card.errored:
+            out.print(f"  [cyan]{escape(e.describe())}[/]")
+    if card.missing_cases:
+        shown = ", ".join(card.missing_cases[:10])
+        more = f" and {len(card.missing_cases) - 10} more" if len(card.missing_cases) > 10 else ""
+        out.print(f"missing declared cases (failures): {escape(shown)}{more}")
+    verdict = (
+        "[bold green]publishable read[/]"
+        if card.publishable
+        else "[bold yellow]not a publishable read[/]"
+    )
+    out.print(verdict)
+
+
+def _iv(iv: tuple[float, float]) -> str:
+    return f"{100 * iv[0]:.1f}–{100 * iv[1]:.1f} %"
+
+
+def _errors_table(card: Scorecard) -> Table:
+    cats = list(card.error_categories)
+    table = Table(title="errored rollouts by task and category", title_justify="left")
+    table.add_column("task", no_wrap=True)
+    for c in cats:
+        table.add_column("infrastructure (pending)" if c == "infrastructure" else c,
+                         justify="right")
+    for t in card.tasks:
+        if t.error_categories:
+            table.add_row(escape(t.task), *(str(t.error_categories.get(c, 0)) for c in cats))
+    return table
+
+
+def _task_table(card: Scorecard) -> Table:
+    table = Table(
+        title="per task: rate and Wilson 95 % over selected cases",
+        title_justify="left",
+        caption="att. = attempted, compl. = completed",
+        caption_justify="left",
+    )
+    table.add_column("task", no_wrap=True)
+    table.add_column("succ/sel", justify="right", no_wrap=True)
+    table.add_column("rate", justify="right", no_wrap=True)
+    table.add_column("Wilson 95 %", justify="right", no_wrap=True)
+    table.add_column("att.", justify="right", no_wrap=True)
+    table.add_column("compl.", justify="right", no_wrap=True)
+    table.add_column("errors", justify="right", no_wrap=True)
+    graded = {g.task: g for g in card.graded.tasks} if card.graded else {}
+    if card.graded is not None:
+        table.add_column(f"{escape(card.graded.key)} mean ± SE (n)", justify="right")
+    for t in card.tasks:
+        errors = str(t.errors) + (f" +{t.missing} missing" if t.missing else "")
+        cells = [
+            escape(t.task),
+            f"{t.successes} / {t.selected}",
+            pct(t.rate),
+            _iv(t.wilson95),
+            str(t.attempted),
+            str(t.completed),
+            escape(errors),
+        ]
+        if card.graded is not None:
+            g = graded.get(t.task)
+            if g is None or g.mean is None:
+                cells.append("—")
+            else:
+                se = "" if g.se is None else f" ± {g.se:.3g}"
+                cells.append(f"{g.mean:.4g}{se} ({g.n})")
+        table.add_row(*cells)
+    return table
