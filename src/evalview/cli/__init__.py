@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "check": "evalview.cli.check",
     "export": "evalview.cli.export",
     "psr": "evalview.cli.psr",
+    "score": "evalview.cli.score",
 }
 
 EPILOG = """\
