@@ -59,10 +59,14 @@ def _find_duplicate(raw: bytes) -> str | None:
 
 
 def _line_of(raw: bytes, key: str) -> int | None:
+    """Line of the repeat (the second occurrence), where the reader must look; else the first."""
     needle = orjson.dumps(key) + b":"
     idx = raw.find(needle)
     if idx < 0:
         idx = raw.find(orjson.dumps(key))
+    if idx >= 0:
+        again = raw.find(raw[idx : idx + len(needle)], idx + 1)
+        idx = again if again >= 0 else idx
     return raw.count(b"\n", 0, idx) + 1 if idx >= 0 else None
 
 
