@@ -53,10 +53,17 @@ def _findings(session: Session, id: str) -> Widget:
     return FindingsPane(session, id=id)
 
 
+def _partial_credit(session: Session, id: str) -> Widget:
+    from evalview.tui.partial_credit import PartialCreditPane
+
+    return PartialCreditPane(session, id=id)
+
+
 TABS: list[Tab] = [
     Tab("overview", "Overview", _overview),
     Tab("tasks", "Tasks", _tasks),
     Tab("episodes", "Episodes", _episodes),
     Tab("errors", "Errors", _errors),
     Tab("findings", "Findings", _findings),
+    Tab("partial-credit", "Partial credit", _partial_credit),
 ]

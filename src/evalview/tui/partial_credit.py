@@ -1,0 +1,290 @@
+"""Partial credit: reconstructed PSR beside SR, and the checkpoints behind a selected row.
+
+The numbers come from `evalview.psr` (the same objects `evalview psr --json` prints); this module
+only lays them out. For a run: tasks → that task's episodes → the highlighted episode's checkpoints
+(observed, target, credit). For a checkpoint-inputs file: split summaries, then every row with its
+checkpoints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.markup import escape
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.widgets import DataTable, Footer, Static
+
+from evalview.psr import CheckpointReport, PsrError, RunPsrReport, score_run
+from evalview.psr.parser import Checkpoint
+from evalview.tui.fmt import pct
+from evalview.tui.session import Session
+
+TITLE = "reconstructed PSR · method checkpoint_fraction_v1 · not the historical PSR program"
+
+_CSS = """
+PartialCreditPane, CheckpointInputsPane { height: 1fr; }
+PartialCreditPane DataTable, CheckpointInputsPane DataTable { height: 1fr; }
+PartialCreditPane .psr-checkpoints, CheckpointInputsPane .psr-checkpoints {
+    height: auto; max-height: 12;
+}
+PartialCreditPane Static, CheckpointInputsPane Static { height: auto; }
+"""
+
+
+def _p(x: float | None) -> Text:
+    return Text(pct(x, 2), justify="right")
+
+
+def _value(x: float | bool | None) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return str(x)
+    return f"{x:g}"
+
+
+def fill_checkpoints(
+    table: DataTable[str | Text], checkpoints: Sequence[Checkpoint] | None, note: str | None
+) -> None:
+    """One row per checkpoint: label, kind, observed, target, credit (or why there are none)."""
+    table.clear()
+    if checkpoints is None:
+        table.add_row(Text(note or "no checkpoints", style="dim"), "", "", "", "")
+        return
+    for c in checkpoints:
+        table.add_row(
+            c.label,
+            c.kind.replace("_", " "),
+            Text(_value(c.observed), justify="right"),
+            Text(_value(c.target), justify="right"),
+            Text(f"{c.credit:.2f}", justify="right", style="bold"),
+        )
+
+
+def _checkpoint_table(id: str) -> DataTable[str | Text]:
+    table: DataTable[str | Text] = DataTable(id=id, classes="psr-checkpoints", cursor_type="row")
+    for key, label in (
+        ("label", "checkpoint"),
+        ("kind", "kind"),
+        ("observed", "observed"),
+        ("target", "target"),
+        ("credit", "credit"),
+    ):
+        table.add_column(label, key=key)
+    return table
+
+
+class PartialCreditPane(Vertical):
+    """A run's PSR per task beside SR; Enter/highlight walks task → episode → checkpoints."""
+
+    DEFAULT_CSS = _CSS
+
+    def __init__(self, session: Session, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session = session
+        self.report: RunPsrReport | None = None
+        self.refusal: str | None = None
+        try:
+            self.report = score_run(session.run)
+        except PsrError as exc:
+            self.refusal = str(exc)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="psr-title", classes="pane-title")
+        yield DataTable(id="psr-tasks", cursor_type="row", zebra_stripes=True)
+        yield Static(id="psr-episodes-title")
+        yield DataTable(id="psr-episodes", cursor_type="row", zebra_stripes=True)
+        yield Static(id="psr-checkpoints-title")
+        yield _checkpoint_table("psr-checkpoints")
+
+    def on_mount(self) -> None:
+        title = self.query_one("#psr-title", Static)
+        if self.report is None:
+            title.update(f"[yellow]{TITLE}\nNo partial credit: {escape(str(self.refusal))}[/]")
+            return
+        r = self.report
+        status = {"final": "green", "partial": "yellow"}.get(r.status, "dim")
+        title.update(
+            f"{TITLE}\nmean over tasks: PSR [bold]{pct(r.psr, 2)}[/] · SR (scored) "
+            f"{pct(r.sr, 2)} · successes/selected {pct(r.selected_success_rate, 2)} · "
+            f"[{status}]{r.status}[/]"
+            + (
+                "  [dim](errored and unattempted cases are listed, never scored as zero)[/]"
+                if r.status != "final"
+                else ""
+            )
+        )
+        tasks = self.query_one("#psr-tasks", DataTable)
+        for key, label in (
+            ("task", "task"),
+            ("psr", "PSR"),
+            ("sr", "SR (scored)"),
+            ("successes", "successes/selected"),
+            ("scored", "scored/selected"),
+            ("unscored", "not scored"),
+        ):
+            tasks.add_column(label, key=key)
+        for t in r.tasks:
+            unscored = [f"{cat} error ×{len(ids)}" for cat, ids in t.errors.items()]
+            if t.unattempted:
+                unscored.append(f"unattempted ×{len(t.unattempted)}")
+            if t.invalid:
+                unscored.append(f"invalid ×{len(t.invalid)}")
+            tasks.add_row(
+                t.task,
+                _p(t.psr),
+                _p(t.sr),
+                Text(f"{t.successes}/{t.selected}", justify="right"),
+                Text(f"{t.scored}/{t.selected}", justify="right"),
+                Text(", ".join(unscored) or "—", style="yellow" if unscored else "dim"),
+                key=t.task,
+            )
+        episodes = self.query_one("#psr-episodes", DataTable)
+        for key, label in (
+            ("episode", "episode"),
+            ("status", "status"),
+            ("success", "success"),
+            ("psr", "PSR"),
+            ("message", "verifier message"),
+        ):
+            episodes.add_column(label, key=key)
+        if r.tasks:
+            self.show_task(r.tasks[0].task)
+
+    def show_task(self, task: str) -> None:
+        """List the task's selected cases and show the first one's checkpoints."""
+        assert self.report is not None
+        episodes = self.query_one("#psr-episodes", DataTable)
+        episodes.clear()
+        rows = [e for e in self.report.episodes if e.task == task]
+        self.query_one("#psr-episodes-title", Static).update(
+            f"[b]{escape(task)}[/] · {len(rows)} selected cases"
+        )
+        for e in rows:
+            episodes.add_row(
+                e.episode_id,
+                e.status,
+                "—" if e.success is None else ("yes" if e.success else "no"),
+                _p(e.psr),
+                Text(e.message or "—", style="" if e.message else "dim"),
+                key=e.episode_id,
+            )
+        if rows:
+            self.show_episode(rows[0].episode_id)
+
+    def show_episode(self, episode_id: str) -> None:
+        assert self.report is not None
+        ep = next(e for e in self.report.episodes if e.episode_id == episode_id)
+        where = f" · {ep.file}:{ep.line}" if ep.file and ep.line else ""
+        self.query_one("#psr-checkpoints-title", Static).update(
+            f"checkpoints of [b]{escape(ep.episode_id)}[/]{escape(where)} · PSR {pct(ep.psr, 2)}"
+        )
+        fill_checkpoints(self.query_one("#psr-checkpoints", DataTable), ep.checkpoints, ep.note)
+
+    @on(DataTable.RowHighlighted, "#psr-tasks")
+    def _task_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.show_task(event.row_key.value)
+
+    @on(DataTable.RowHighlighted, "#psr-episodes")
+    def _episode_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.show_episode(event.row_key.value)
+
+    @on(DataTable.RowSelected, "#psr-tasks")
+    def _task_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.query_one("#psr-episodes", DataTable).focus()
+
+
+class CheckpointInputsPane(Vertical):
+    """A checkpoint-inputs report: split summaries per model, then every row's checkpoints."""
+
+    DEFAULT_CSS = _CSS
+
+    def __init__(self, report: CheckpointReport, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.report = report
+        self._rows = {f"{m.model}\x1f{t.row}": (m.model, t) for m in report.models for t in m.tasks}
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="psr-title", classes="pane-title")
+        yield DataTable(id="psr-summaries", cursor_type="row", zebra_stripes=True)
+        yield DataTable(id="psr-rows", cursor_type="row", zebra_stripes=True)
+        yield Static(id="psr-checkpoints-title")
+        yield _checkpoint_table("psr-checkpoints")
+
+    def on_mount(self) -> None:
+        catalog = "" if self.report.options.catalog else " · no catalog: coverage n/?"
+        self.query_one("#psr-title", Static).update(
+            f"{TITLE}\n{escape(str(self.report.input_path))}{catalog}"
+        )
+        summaries = self.query_one("#psr-summaries", DataTable)
+        for label in ("model", "split", "PSR", "SR", "CCE", "Rounds", "Chats", "coverage"):
+            summaries.add_column(label, key=label)
+        for m in self.report.models:
+            for s in m.summaries:
+                summaries.add_row(
+                    m.model,
+                    s.title,
+                    _p(s.psr),
+                    _p(s.sr),
+                    _p(s.cce),
+                    Text("—" if s.rounds is None else f"{s.rounds:.2f}", justify="right"),
+                    Text("—" if s.chats is None else f"{s.chats:.2f}", justify="right"),
+                    Text(
+                        f"{s.coverage.describe()} {s.status}",
+                        style={"final": "green", "partial": "yellow"}.get(s.status, "dim"),
+                    ),
+                )
+        rows = self.query_one("#psr-rows", DataTable)
+        for label in ("model", "split", "task", "success", "PSR", "verifier message"):
+            rows.add_column(label, key=label)
+        for key, (model, t) in self._rows.items():
+            rows.add_row(
+                model,
+                t.split,
+                t.task,
+                "yes" if t.success else "no",
+                _p(t.psr),
+                t.message,
+                key=key,
+            )
+        if self._rows:
+            self.show_row(next(iter(self._rows)))
+
+    def show_row(self, key: str) -> None:
+        model, t = self._rows[key]
+        self.query_one("#psr-checkpoints-title", Static).update(
+            f"checkpoints of [b]{escape(t.task)}[/] ({escape(model)}, row {t.row}) · "
+            f"PSR {pct(t.psr, 2)}"
+        )
+        fill_checkpoints(self.query_one("#psr-checkpoints", DataTable), t.checkpoints, t.note)
+
+    @on(DataTable.RowHighlighted, "#psr-rows")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.show_row(event.row_key.value)
+
+
+class PartialCreditApp(App[int]):
+    """Stand-alone viewer for a checkpoint-inputs report (not a run, so not the run app)."""
+
+    TITLE = "evalview · partial credit"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit", "Quit")]
+
+    def __init__(self, report: CheckpointReport) -> None:
+        super().__init__()
+        self.report = report
+
+    def compose(self) -> ComposeResult:
+        yield CheckpointInputsPane(self.report, id="partial-credit-pane")
+        yield Footer()
