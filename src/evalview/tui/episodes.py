@@ -37,7 +37,7 @@ COLUMNS = (
     Column("task", 14),
     Column("seed", 6, "right"),
     Column("status", 11),
-    Column("outcome", 8),
+    Column("outcome", 9),
     Column("error", 14),
     Column("termination", 22),
     Column("line", 6, "right"),

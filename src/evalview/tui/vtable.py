@@ -127,8 +127,12 @@ class VirtualTable(ScrollView, can_focus=True):
     def _line(self, cells: Sequence[Cell], widths: list[int], style: Style) -> list[Segment]:
         segments: list[Segment] = []
         for col, width, cell in zip(self.columns, widths, cells, strict=False):
-            text = cell.copy() if isinstance(cell, Text) else Text(str(cell))
-            text.no_wrap = True
+            # Text.render drops a Text's base style; appending turns it into a span it keeps.
+            text = Text(no_wrap=True)
+            if isinstance(cell, Text):
+                text.append_text(cell)
+            else:
+                text.append(str(cell))
             text.truncate(width, overflow="ellipsis", pad=False)
             pad = width - text.cell_len
             if col.justify == "right":

@@ -1,0 +1,61 @@
+"""Helpers for the TUI tests: run a pilot without pytest-asyncio, wait for a screen, paths."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+from textual.pilot import Pilot
+
+from evalview.tui.app import EvalViewApp
+from evalview.tui.run_screen import RunScreen
+from evalview.tui.session import Session
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO.parent / "shared" / "examples" / "closed-run-small"
+if not EXAMPLE.is_dir():  # the working tree may sit elsewhere; the shared dir is fixed
+    EXAMPLE = Path("/work/shared/examples/closed-run-small")
+FAULTY = REPO / "sample_runs" / "faulty"
+SIZE = (140, 40)
+
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run one pilot coroutine (no pytest-asyncio needed)."""
+    return asyncio.run(coro)
+
+
+async def wait_for(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Poll `cond` between frames; fail with a clear message after `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError(f"condition not met within {timeout} s")
+        await pilot.pause(0.05)
+
+
+async def opened(pilot: Pilot[Any]) -> RunScreen:
+    """Wait until the app shows its run screen and return it."""
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunScreen))
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, RunScreen)
+    return screen
+
+
+def with_app(
+    session: Session, body: Callable[[Pilot[Any], EvalViewApp], Awaitable[None]]
+) -> None:
+    """Open a preloaded session in a pilot and run `body`."""
+
+    async def main() -> None:
+        app = EvalViewApp(session.path, session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            await opened(pilot)
+            await body(pilot, app)
+
+    run(main())
