@@ -1,0 +1,172 @@
+"""`evalview compare A B [--json]`: two reads of one schedule, paired by episode id.
+
+Only formatting lives here; the pairing, the tests and the verdicts are `evalview.compare.paired`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from rich import box
+from rich.markup import escape
+from rich.table import Table
+
+from evalview.cli.output import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    console,
+    emit_json,
+    error_console,
+    fail_unreadable,
+    pct,
+)
+
+if TYPE_CHECKING:
+    from evalview.compare.paired import Comparison, PairedCounts
+
+HELP = "is B better than A? two reads of the same schedule, paired by episode"
+DESCRIPTION = """\
+Compare two reads of the same schedule (A the reference, B the candidate), paired by episode id.
+Per task and over all pairs: both succeed / only A / only B / neither, the two rates and their
+difference B − A, McNemar's exact p on the discordant pairs (the paired test), the pooled
+two-proportion z-test p (the unpaired test, for contrast), the verdict, and the episodes per task
+that would resolve the observed gap at 80 % power, paired and unpaired.
+
+Only pairs completed on both reads enter the tests: an errored or unattempted side is not a
+failure (an infrastructure error is pending), so such pairs are listed apart, by reason, and so
+are episodes selected by only one read. Rates are over the completed pairs.
+
+Refused: reads of different benchmarks or versions (manifest.benchmark), of different seed sets
+(test vs development, see docs/compare.md), or with no episode id in common.
+"""
+EPILOG = """\
+exit codes:
+  0  compared (whatever the verdict)
+  1  refused: different benchmark versions or seed sets, no common episode
+  2  A or B could not be read
+
+examples:
+  evalview compare runs/ckpt-1/ runs/ckpt-2/
+  evalview compare runs/ckpt-1/ runs/ckpt-2/ --json | jq '.tasks[] | {task, mcnemar_p}'
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("a", metavar="A", help="the reference read (closed-run directory)")
+    p.add_argument("b", metavar="B", help="the candidate read, same schedule")
+    p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
+
+
+def refuse(message: str, *, as_json: bool, command: str) -> int:
+    """A refusal (exit 1): the message on stderr, and with --json one document on stdout."""
+    if as_json:
+        emit_json({"refused": True, "error": message, "exit_code": EXIT_REFUSED})
+    error_console().print(f"[bold red]evalview {command}: refused.[/] {escape(message)}")
+    return EXIT_REFUSED
+
+
+def run(args: argparse.Namespace) -> int:
+    from evalview.compare.paired import compare_runs
+    from evalview.compare.reads import Refused
+    from evalview.load import InputError, load_run
+
+    try:
+        a = load_run(args.a)
+        b = load_run(args.b)
+    except InputError as exc:
+        return fail_unreadable(str(exc), as_json=args.json)
+    try:
+        result = compare_runs(a, b, label_a=args.a, label_b=args.b)
+    except Refused as exc:
+        return refuse(str(exc), as_json=args.json, command="compare")
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        show(result)
+    return EXIT_OK
+
+
+def _p(p: float) -> str:
+    return f"{p:.3g}" if p >= 0.001 else f"{p:.1e}"
+
+
+def _style(t: PairedCounts, alpha: float) -> str:
+    if t.verdict.code == "b_better":
+        return "bold green"
+    if t.verdict.code == "a_better":
+        return "bold red"
+    return ""
+
+
+def _n(n: int | None) -> str:
+    return "—" if n is None else f"{n:,}"
+
+
+def _diff(t: PairedCounts) -> str:
+    return "—" if t.difference is None else f"{100 * t.difference:+.1f}"
+
+
+def show(c: Comparison) -> None:
+    out = console()
+    for side, facts in (("A", c.a), ("B", c.b)):
+        ckpt = facts.checkpoint or facts.policy_name or "policy not declared"
+        out.print(
+            f"[bold]{side}[/] {escape(facts.label)}  [dim]{escape(ckpt)}, run "
+            f"{escape(str(facts.run_id))}, {escape(str(facts.benchmark_name))} "
+            f"{escape(str(facts.benchmark_version))}, {facts.seed_set} seeds[/]"
+        )
+    rows = [*c.tasks, c.overall] if len(c.tasks) > 1 else c.tasks
+    counts = Table(
+        title="pairs by episode id (a pair counts when both reads completed it)",
+        title_justify="left", box=box.SIMPLE_HEAD,
+    )
+    counts.add_column("task", min_width=8, overflow="fold")
+    for name in ("pairs", "both", "only A", "only B", "neither"):
+        counts.add_column(name, justify="right", no_wrap=True)
+    counts.add_column("left out (not failures)", overflow="fold")
+    tests = Table(
+        title="rates over the pairs, p of the McNemar and z tests, episodes per task "
+        f"to resolve the gap at {pct(c.power, 0)} power",
+        title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+    )
+    tests.add_column("task", min_width=8, overflow="fold")
+    for name in ("A", "B", "B − A pt", "McNemar", "z-test", "n paired", "unpaired"):
+        tests.add_column(name, justify="right", no_wrap=True)
+    for t in rows:
+        section = t is c.tasks[-1] and len(rows) > len(c.tasks)
+        excluded = ", ".join(f"{k} {v}" for k, v in sorted(t.excluded.items()))
+        counts.add_row(
+            escape(t.task), str(t.pairs), str(t.both), str(t.only_a), str(t.only_b),
+            str(t.neither), escape(excluded), end_section=section,
+        )
+        style = _style(t, c.alpha)
+        tests.add_row(
+            escape(t.task), pct(t.rate_a), pct(t.rate_b),
+            f"[{style}]{_diff(t)}[/]" if style else _diff(t),
+            _p(t.mcnemar_p), _p(t.z_p), _n(t.resolve_paired), _n(t.resolve_unpaired),
+            end_section=section,
+        )
+    out.print(counts)
+    out.print(tests)
+    out.print(f"[bold]verdict[/] ({escape(c.overall.task)}): {escape(c.overall.verdict.text)}")
+    if len(c.tasks) > 1:
+        for t in c.tasks:
+            if t.verdict.code in ("a_better", "b_better"):
+                out.print(f"  {escape(t.task)}: {escape(t.verdict.text)}")
+    for side, ids in (("A", c.only_in_a), ("B", c.only_in_b)):
+        if ids:
+            shown = ", ".join(ids[:5]) + (f", … ({len(ids) - 5} more)" if len(ids) > 5 else "")
+            out.print(
+                f"[bold yellow]{len(ids)} episode(s) selected only by {side}[/] "
+                f"(not paired): {escape(shown)}"
+            )
+    excluded_total = sum(c.overall.excluded.values())
+    if excluded_total:
+        out.print(
+            "[bold yellow]pairs left out of the tests[/] (errored or unattempted on a side, "
+            "not counted as failures): "
+            + escape(", ".join(f"{k} {v}" for k, v in sorted(c.overall.excluded.items())))
+        )
+    for note in c.notes:
+        out.print(f"[yellow]note:[/] {escape(note)}")

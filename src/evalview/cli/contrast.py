@@ -1,0 +1,148 @@
+"""`evalview contrast --a KEY=PATH... --b KEY=PATH... [--relative --bc KEY=PATH...]`.
+
+Only formatting and argument parsing live here; the arithmetic and every refusal are
+`evalview.compare.contrast`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from rich.markup import escape
+
+from evalview.cli.output import EXIT_OK, console, emit_json, fail_unreadable
+
+if TYPE_CHECKING:
+    from evalview.compare.contrast import Contrast
+    from evalview.model.run import Run
+
+HELP = "contrast two methods across training replicates (reporting rules), optionally relative"
+DESCRIPTION = """\
+Contrast method A with method B across training replicates, as the reporting rules say. Each read
+is given as KEY=PATH, KEY being its training replicate: the pretraining seed, or the fine-tune
+seed for a run without pretraining. Reads with the same KEY on the two sides are a pair.
+
+For each replicate: the difference of the two reads' all-T rates in percentage points, with the
+pair's eval SE sqrt(se_a² + se_b²) from the reads' binomial SEs. Then the mean and the sample SD
+of the differences. Fewer than 3 pairs is labelled "descriptive, n_seeds=k" and makes no claim.
+A fine-tune seed that differs inside a pair is recorded (manifest policy.fine_tune_seed or
+method.configuration.fine_tune_seed).
+
+--relative --bc KEY=PATH...: R = 100 (SR_A − SR_B)/SR_BC per replicate, with the delta-method SE
+including the BC read's own error; a side that is the BC read itself (the same files) has
+covariance se_BC² with it.
+
+Refused: mixed benchmark versions, mixed seed sets (test vs development), off-protocol reads
+(a declared off_protocol/deviations mark, or execution constants unlike the other reads') unless
+--allow-off-protocol (then labelled OFF-PROTOCOL), the same checkpoint or KEY twice on one side,
+a KEY on one side only, and reads `evalview score` refuses (errored rollouts, audit errors)
+unless --allow-errors (then labelled not publishable).
+"""
+EPILOG = """\
+exit codes:
+  0  contrasted (a descriptive contrast too)
+  1  refused (see above)
+  2  a read could not be read, or a malformed KEY=PATH
+
+examples:
+  evalview contrast --a 42=runs/a42 43=runs/a43 44=runs/a44 --b 42=runs/b42 43=runs/b43 44=runs/b44
+  evalview contrast --a 42=runs/a42 43=runs/a43 44=runs/a44 --b 42=runs/bc42 43=runs/bc43 \\
+      44=runs/bc44 --relative --bc 42=runs/bc42 43=runs/bc43 44=runs/bc44
+  evalview contrast --a 1=runs/a1 --b 1=runs/b1 --json | jq .label   # "descriptive, n_seeds=1"
+"""
+
+
+def _key_path(text: str) -> tuple[str, str]:
+    key, sep, path = text.partition("=")
+    if not sep or not key.strip() or not path:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not KEY=PATH; write the training replicate and the read, e.g. 42=runs/a42"
+        )
+    return key.strip(), path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--a", type=_key_path, nargs="+", action="extend", required=True,
+                   metavar="KEY=PATH", help="method A's read of each training replicate")
+    p.add_argument("--b", type=_key_path, nargs="+", action="extend", required=True,
+                   metavar="KEY=PATH", help="method B's read of each training replicate")
+    p.add_argument("--relative", action="store_true",
+                   help="report R = 100 (SR_A − SR_B)/SR_BC per replicate (needs --bc)")
+    p.add_argument("--bc", type=_key_path, nargs="+", action="extend", metavar="KEY=PATH",
+                   help="the plain-BC read of each replicate, for --relative")
+    p.add_argument("--allow-off-protocol", action="store_true",
+                   help="contrast off-protocol reads too, each labelled OFF-PROTOCOL")
+    p.add_argument("--allow-errors", action="store_true",
+                   help="score reads with errored rollouts (as non-successes); not publishable")
+    p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from evalview.cli.compare import refuse
+    from evalview.compare.contrast import contrast_runs
+    from evalview.compare.reads import Refused
+    from evalview.load import InputError, load_run
+
+    if args.relative != bool(args.bc):
+        message = (
+            "--relative needs --bc KEY=PATH for every replicate"
+            if args.relative else "--bc is only used with --relative; add --relative"
+        )
+        return fail_unreadable(message, as_json=args.json)
+    loaded: dict[str, list[tuple[str, Run, str]]] = {}
+    cache: dict[str, Run] = {}
+    try:
+        for side in ("a", "b", "bc"):
+            items = []
+            for key, path in getattr(args, side) or []:
+                if path not in cache:
+                    cache[path] = load_run(path)
+                items.append((key, cache[path], path))
+            loaded[side] = items
+    except InputError as exc:
+        return fail_unreadable(str(exc), as_json=args.json)
+    try:
+        result = contrast_runs(
+            loaded["a"], loaded["b"], bc=loaded["bc"] or None, relative=args.relative,
+            allow_off_protocol=args.allow_off_protocol, allow_errors=args.allow_errors,
+        )
+    except Refused as exc:
+        return refuse(str(exc), as_json=args.json, command="contrast")
+    if args.json:
+        emit_json(result.to_json())
+    else:
+        show(result)
+    return EXIT_OK
+
+
+def show(c: Contrast) -> None:
+    out = console()
+    for rep in c.replicates:
+        flags = " [bold red]OFF-PROTOCOL[/]" if rep.a.off_protocol or rep.b.off_protocol else ""
+        line = (
+            f"replicate {escape(rep.key)}: {rep.difference_points:+.2f} pt "
+            f"(eval SE of this pair {rep.eval_se_points:.2f})"
+        )
+        if rep.relative is not None and rep.relative_se is not None:
+            line += f"; R = {rep.relative:+.2f} % of BC (delta-method SE {rep.relative_se:.2f})"
+        out.print(line + flags)
+        for note in rep.notes:
+            out.print(f"  [yellow]{escape(note)}[/]")
+    sd = "—" if c.sd_points is None else f"{c.sd_points:.2f}"
+    out.print(
+        f"[bold]{escape(c.title)}[/]: mean {c.mean_points:+.2f} pt, sample SD {sd}, "
+        f"pairs {c.pairs} \\[{c.label}]"
+    )
+    if c.relative and c.relative_mean is not None:
+        rsd = "—" if c.relative_sd is None else f"{c.relative_sd:.2f}"
+        out.print(f"relative: mean R {c.relative_mean:+.2f} %, sample SD {rsd}")
+    style = "bold" if c.claim else "bold yellow"
+    out.print(f"[{style}]{escape(c.statement())}[/]")
+    for label in c.labels:
+        out.print(f"[bold red]{escape(label)}[/]" if label == "OFF-PROTOCOL"
+                  else f"[yellow]{escape(label)}[/]")
+    for rep in c.replicates:
+        for sr in (rep.a, rep.b):
+            for reason in sr.off_protocol:
+                out.print(f"[red]OFF-PROTOCOL {escape(sr.facts.label)}:[/] {escape(reason)}")

@@ -1,0 +1,80 @@
+"""`evalview compare A B`: exit codes, the JSON contract (fractions), and refusals naming both."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "compare"))
+from closed_runs import write_run
+
+from evalview.cli import main
+
+
+def _pair(tmp_path: Path, **b_manifest: object) -> tuple[str, str]:
+    ids = [f"task-x/seed{1000 + i}" for i in range(20)]
+    a_out = ["s"] * 6 + ["f"] * 8 + ["s"] * 2 + ["f"] * 4
+    b_out = ["s"] * 14 + ["f"] * 6
+    a = write_run(tmp_path / "a", dict(zip(ids, a_out, strict=True)))
+    b = write_run(tmp_path / "b", dict(zip(ids, b_out, strict=True)),
+                  manifest={"run_id": "run-2", **b_manifest})
+    return str(a), str(b)
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = _pair(tmp_path)
+    before = _snapshot(tmp_path)
+    assert main(["compare", a, b, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    task = doc["tasks"][0]
+    assert (task["both"], task["only_a"], task["only_b"], task["neither"]) == (6, 2, 8, 4)
+    assert task["mcnemar_p"] == pytest.approx(0.109375)
+    assert task["rate_a"] == pytest.approx(0.4) and task["rate_b"] == pytest.approx(0.7)
+    assert task["difference"] == pytest.approx(0.3)
+    assert all(0 <= x <= 1 for x in (*task["wilson95_a"], *task["wilson95_b"]))
+    assert task["verdict"]["code"] == "not_significant"
+    assert task["episodes_to_resolve"] == {"paired": 42, "unpaired": 44}
+    assert doc["overall"]["pairs"] == 20
+    assert doc["a"]["seed_set"] == "test" and doc["only_in_a"] == []
+    assert _snapshot(tmp_path) == before  # never writes into the reads
+
+
+def test_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = _pair(tmp_path)
+    assert main(["compare", a, b]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "40.0 %" in out and "70.0 %" in out and "+30.0" in out
+    assert "p = 0.109" in out and "not significant" in out
+
+
+def test_refusal_exit_1_names_both_versions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = _pair(tmp_path, benchmark={"version": "2.0.0"})
+    assert main(["compare", a, b]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "'1.2.0'" in err and "'2.0.0'" in err
+    assert main(["compare", a, b, "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["refused"] is True and doc["exit_code"] == 1
+
+
+def test_refusal_mixed_seed_sets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, b = _pair(tmp_path, run_id="run-2_dev")
+    assert main(["compare", a, b]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "test-seed read" in err and "development-seed read" in err
+
+
+def test_unreadable_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a, _ = _pair(tmp_path)
+    assert main(["compare", a, str(tmp_path / "missing"), "--json"]) == 2
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["exit_code"] == 2 and "missing" in doc["error"]
