@@ -20,6 +20,9 @@ COMMANDS: dict[str, str] = {
     "export": "evalview.cli.export",
     "psr": "evalview.cli.psr",
     "score": "evalview.cli.score",
+    "compare": "evalview.cli.compare",
+    "contrast": "evalview.cli.contrast",
+    "power": "evalview.cli.power",
 }
 
 EPILOG = """\
