@@ -30,6 +30,8 @@ def load_run(path: str | Path, *, message_key: str = DEFAULT_MESSAGE_KEY) -> Run
         raw = p.read_bytes()
     except OSError as exc:
         raise InputError(f"{p}: cannot be read ({exc.strerror}).") from exc
+    import evalview.report.reopen  # noqa: F401  (registers the exported result.json loader)
+
     for loader in FILE_LOADERS:
         run = loader(p, raw)
         if run is not None:

@@ -1,0 +1,105 @@
+"""Reading an exported result.json back into a `Run`, so the TUI and `score` open publications.
+
+The per-episode outcomes are enough to rebuild the episode table, so every number recomputed from
+the reopened run equals the published one. The published audit warnings come back as the run's
+reading findings (the closed-run checks have no documents to look at). The pydantic model is
+imported only once the bytes look like our schema, so loading a closed run never pays for it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from evalview.findings import Finding, Severity
+from evalview.load import FILE_LOADERS
+from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
+from evalview.load.errors import InputError
+from evalview.load.safe_json import parse_strict
+from evalview.model.run import Identity, Protocol, Run, build_table
+
+SCHEMA_MARKER = b'"evalview.result/v1"'
+
+
+def load_result_json(path: Path, raw: bytes) -> Run | None:
+    """A Run from an exported result.json; None when the file is some other JSON."""
+    if SCHEMA_MARKER not in raw[:4096]:
+        return None
+    if len(raw) > MAX_BYTES:
+        raise InputError(f"{path}: {len(raw) / 2**20:.1f} MiB is over the 128 MiB input bound.")
+    value, problem = parse_strict(raw)
+    if problem is not None:
+        where = f":{problem.line}" if problem.line else ""
+        raise InputError(f"{path}{where}: {problem.detail}. Re-export the result.")
+    if not isinstance(value, dict) or value.get("schema_version") != "evalview.result/v1":
+        return None
+
+    from pydantic import ValidationError
+
+    from evalview.report.model import Result
+
+    try:
+        result = Result.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise InputError(
+            f"{path}: not a valid evalview result ({loc}: {first['msg']}). "
+            "Re-export it with `evalview export`."
+        ) from exc
+    if len(result.episodes) > MAX_EPISODES:
+        raise InputError(f"{path}: {len(result.episodes):,} episodes, over the bound of 10,000.")
+
+    rows: list[dict[str, Any]] = []
+    for e in result.episodes:
+        score = e.metrics.get("score")
+        rows.append(
+            {
+                "id": e.id,
+                "task": e.task,
+                "seed": e.seed,
+                "status": e.status,
+                "success": e.success,
+                "error_category": e.error_category,
+                "error_type": e.error_type,
+                "termination_reason": e.termination_reason,
+                "score": score if isinstance(score, int | float) and not isinstance(score, bool)
+                else None,
+                "in_schedule": True,
+                "file": path.name,
+            }
+        )
+    warnings = [
+        Finding(w.code, Severity(w.severity), w.message, w.file, w.line, w.episode_id)
+        for w in result.audit_warnings
+    ]
+    return Run(
+        path=path,
+        kind="result-json",
+        identity=Identity(
+            run_id=result.run_id,
+            benchmark_name=result.benchmark.name,
+            benchmark_version=result.benchmark.version,
+            protocol_version=result.benchmark.protocol_version,
+            source_revision=result.benchmark.source_revision,
+            policy_name=result.policy.name,
+            policy_version=result.policy.version,
+        ),
+        protocol=Protocol(
+            max_steps=result.protocol.max_steps,
+            max_policy_calls=result.protocol.max_policy_calls,
+            replan_interval=result.protocol.replan_interval,
+            fail_fast=result.protocol.fail_fast,
+        ),
+        schedule=tuple(e.id for e in result.episodes),
+        episodes=build_table(rows),
+        # No documents and no records: the closed-run checks have nothing to re-audit (the
+        # published warnings stand for the audit), and a re-export publishes no metrics.
+        documents={},
+        records=[],
+        reading_findings=warnings,
+        bytes_read=len(raw),
+    )
+
+
+FILE_LOADERS.append(load_result_json)
