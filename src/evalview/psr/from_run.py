@@ -24,7 +24,7 @@ from typing import Any
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
 from evalview.psr.coverage import Coverage
 from evalview.psr.parser import Checkpoint, ParseContext, PsrError
-from evalview.psr.scores import PsrOptions, method_header, parse_for_task, task_psr
+from evalview.psr.scores import Parsed, PsrOptions, method_header, parse_for_task, task_psr
 
 TREATMENT = (
     "per task, the mean of per-episode PSR over completed episodes with a boolean success; "
@@ -168,10 +168,16 @@ def score_run(run: Run, options: PsrOptions | None = None) -> RunPsrReport:
         )
     model = run.identity.policy_name or run.identity.run_id or run.path.name
     table = run.scheduled()
+    #: Runs repeat a handful of messages thousands of times: parse each (task, message, success)
+    #: once. Only successful parses are cached; a refusal raises on its first occurrence.
+    cache: dict[tuple[str, str | None, bool], Parsed] = {}
     episodes = tuple(
-        _episode(table.row(i), model, run.message_key, opts) for i in range(len(table))
+        _episode(table.row(i), model, run.message_key, opts, cache) for i in range(len(table))
     )
-    tasks = tuple(_task(task, [e for e in episodes if e.task == task]) for task in run.tasks)
+    by_task: dict[str, list[EpisodePsr]] = {task: [] for task in run.tasks}
+    for e in episodes:
+        by_task.setdefault(e.task, []).append(e)
+    tasks = tuple(_task(task, by_task[task]) for task in run.tasks)
     scored_tasks = [t for t in tasks if t.scored]
     missing = tuple(t.task for t in tasks if not t.scored)
     final = not missing and all(t.final for t in tasks) and bool(tasks)
@@ -192,7 +198,13 @@ def score_run(run: Run, options: PsrOptions | None = None) -> RunPsrReport:
     )
 
 
-def _episode(row: dict[str, Any], model: str, key: str, opts: PsrOptions) -> EpisodePsr:
+def _episode(
+    row: dict[str, Any],
+    model: str,
+    key: str,
+    opts: PsrOptions,
+    cache: dict[tuple[str, str | None, bool], Parsed],
+) -> EpisodePsr:
     eid, status, success = row["id"], row["status"], row["success"]
     place = f"{row['file']}:{row['line']}" if row["file"] and row["line"] else None
     base = {
@@ -216,7 +228,10 @@ def _episode(row: dict[str, Any], model: str, key: str, opts: PsrOptions) -> Epi
                 f"metrics.{key}, so its checkpoints cannot be credited. If the run keeps the "
                 "message under another key, pass --message-key KEY."
             )
-        parsed = parse_for_task(row["message"], success, ctx, opts)
+        memo = (row["task"], row["message"], success)
+        parsed = cache.get(memo)
+        if parsed is None:
+            parsed = cache[memo] = parse_for_task(row["message"], success, ctx, opts)
         return EpisodePsr(
             **base,
             checkpoints=parsed.checkpoints,

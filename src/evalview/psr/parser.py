@@ -23,6 +23,7 @@ _NUMBER = r"\d+(?:\.\d+)?"
 _RATIO = re.compile(rf"^({_NUMBER})\s*/\s*([+-]?{_NUMBER})$")
 _BARE = re.compile(rf"^({_NUMBER})$")
 _BOOLEANS = {"True": True, "False": False}
+_EXACT = float(2**53)  # floats beyond this are not exact integers
 
 
 class PsrError(ValueError):
@@ -206,4 +207,4 @@ def _credited(
 
 def _num(x: float) -> float:
     """Whole numbers stay whole in the JSON (3, not 3.0), as the verifier wrote them."""
-    return int(x) if x.is_integer() and abs(x) < 2**53 else x
+    return int(x) if x.is_integer() and -_EXACT < x < _EXACT else x
