@@ -169,7 +169,7 @@ def score_run(run: Run, options: PsrOptions | None = None) -> RunPsrReport:
     model = run.identity.policy_name or run.identity.run_id or run.path.name
     table = run.scheduled()
     #: Runs repeat a handful of messages thousands of times: parse each (task, message, success)
-    #: once. Only successful parses are cached; a refusal raises on its first occurrence.
+    #: once. Only parsed checkpoints are cached; a refusal raises on its first occurrence.
     cache: dict[tuple[str, str | None, bool], Parsed] = {}
     episodes = tuple(
         _episode(table.row(i), model, run.message_key, opts, cache) for i in range(len(table))
@@ -231,7 +231,9 @@ def _episode(
         memo = (row["task"], row["message"], success)
         parsed = cache.get(memo)
         if parsed is None:
-            parsed = cache[memo] = parse_for_task(row["message"], success, ctx, opts)
+            parsed = parse_for_task(row["message"], success, ctx, opts)
+            if parsed.checkpoints is not None:  # a note names its episode: never share it
+                cache[memo] = parsed
         return EpisodePsr(
             **base,
             checkpoints=parsed.checkpoints,
