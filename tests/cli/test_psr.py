@@ -272,3 +272,21 @@ def test_sample_inputs(capsys: pytest.CaptureFixture[str]) -> None:
     shelter = next(t for t in a["tasks"] if t["task"] == "task_04_shelter")
     assert shelter["checkpoints"][0]["target"] == 16
     assert shelter["checkpoints"][0]["target_source"] == "bare-targets"
+
+
+def test_psr_never_imports_textual(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    inp = write(tmp_path, WORKED)
+    code = (
+        "import sys\n"
+        "from evalview.cli import main\n"
+        f"rc = main(['psr', {str(inp)!r}, {str(tmp_path / 'out.json')!r}, '--json'])\n"
+        "assert rc == 0, rc\n"
+        "assert not [m for m in sys.modules if m.split('.')[0] == 'textual']\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["method"] == "checkpoint_fraction_v1"
+    assert (tmp_path / "out.json").is_file()
