@@ -1,0 +1,230 @@
+"""`evalview A B`: the compare screen, per-task rates of two reads side by side.
+
+It displays `evalview.compare.paired.Comparison` and computes nothing of its own beyond layout:
+per task the two rates with Wilson bars on one 0–100 % scale, the difference marked by the
+McNemar verdict, and for the selected task its 2×2 McNemar table and the power line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.markup import escape
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from evalview.compare.paired import Comparison, PairedCounts
+from evalview.compare.power import min_detectable_gap
+from evalview.tui.bars import interval_bar
+from evalview.tui.theme import EVALVIEW_THEME
+
+BAR_WIDTH = 20
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:5.1f} %"
+
+
+def _diff_text(t: PairedCounts) -> Text:
+    """The difference, marked by the verdict: ▲ B significantly better, ▼ A, · not significant."""
+    if t.difference is None:
+        return Text("—", style="dim")
+    value = f"{100 * t.difference:+.1f} pt"
+    if t.verdict.code == "b_better":
+        return Text(f"▲ {value}", style="bold green")
+    if t.verdict.code == "a_better":
+        return Text(f"▼ {value}", style="bold red")
+    return Text(f"· {value}", style="dim")
+
+
+def _bar(t: PairedCounts, side: str) -> Text:
+    interval = t.wilson(side)
+    rate = t.rate_a if side == "a" else t.rate_b
+    if interval is None:
+        return Text("·" * BAR_WIDTH, style="dim")
+    return interval_bar(interval[0], interval[1], rate, BAR_WIDTH)
+
+
+def mcnemar_table(t: PairedCounts) -> str:
+    """The 2×2 table of the selected task, with the discordant cells named b and c."""
+    return (
+        f"[bold]{escape(t.task)}[/]: {t.pairs} pairs completed by both reads\n"
+        f"                 B success      B failure\n"
+        f"  A success   {t.both:>10}   {t.only_a:>8}  (c)\n"
+        f"  A failure   {t.only_b:>10} (b) {t.neither:>6}\n"
+        f"McNemar exact p = {t.mcnemar_p:.3g}   pooled z-test p = {t.z_p:.3g}\n"
+        f"{escape(t.verdict.text)}"
+        + (
+            "\n[yellow]left out (not failures): "
+            + escape(", ".join(f"{k} {v}" for k, v in sorted(t.excluded.items())))
+            + "[/]"
+            if t.excluded
+            else ""
+        )
+    )
+
+
+def power_line(t: PairedCounts, power: float) -> str:
+    """What n pairs can resolve, and what would resolve the gap seen."""
+    if not t.pairs:
+        return "power: no completed pair"
+    pbar = ((t.rate_a or 0.0) + (t.rate_b or 0.0)) / 2
+    gap = (
+        f"at {t.pairs} pairs the smallest gap resolved at {100 * power:.0f} % power is "
+        f"{100 * min_detectable_gap(t.pairs, pbar, power=power):.1f} points (unpaired)"
+        if 0 < pbar < 1
+        else f"at {t.pairs} pairs every outcome is the same"
+    )
+    if t.resolve_paired is None or t.resolve_unpaired is None:
+        return f"power: {gap}; the observed gap is 0"
+    return (
+        f"power: {gap}; the observed gap needs {t.resolve_paired:,} pairs paired, "
+        f"{t.resolve_unpaired:,} episodes per read unpaired"
+    )
+
+
+class CompareScreen(Screen[None]):
+    """Tasks side by side; moving the cursor shows that task's McNemar table and power line."""
+
+    DEFAULT_CSS = """
+    #compare-head { height: auto; padding: 0 1; }
+    #compare-table { height: 1fr; }
+    #compare-detail { height: auto; padding: 0 1; border-top: solid $primary; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "app.quit", "Quit", id="compare.quit"),
+    ]
+
+    def __init__(self, comparison: Comparison) -> None:
+        super().__init__(id="compare")
+        self.comparison = comparison
+        self.rows: list[PairedCounts] = [*comparison.tasks, comparison.overall]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        c = self.comparison
+        head = [
+            f"[bold]A[/] {escape(c.a.label)} [dim]{escape(c.a.checkpoint or '')}[/]   "
+            f"[bold]B[/] {escape(c.b.label)} [dim]{escape(c.b.checkpoint or '')}[/]",
+            f"[bold]verdict[/] {escape(c.overall.verdict.text)}",
+        ]
+        if c.only_in_a or c.only_in_b:
+            head.append(
+                f"[yellow]{len(c.only_in_a)} episode(s) only in A, {len(c.only_in_b)} only in B "
+                "(not paired)[/]"
+            )
+        head.extend(f"[yellow]note:[/] {escape(n)}" for n in c.notes)
+        yield Static("\n".join(head), id="compare-head")
+        yield DataTable(id="compare-table", cursor_type="row", zebra_stripes=True)
+        with Vertical(id="compare-detail"):
+            yield Static(id="compare-mcnemar")
+            yield Static(id="compare-power")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("task", "A", "A Wilson 95 %", "B", "B Wilson 95 %", "B − A", "McNemar p")
+        for t in self.rows:
+            table.add_row(
+                Text(t.task, style="bold" if t is self.comparison.overall else ""),
+                _pct(t.rate_a), _bar(t, "a"), _pct(t.rate_b), _bar(t, "b"),
+                _diff_text(t), f"{t.mcnemar_p:.3g}",
+                key=t.task,
+            )
+        self.show_detail(0)
+        table.focus()
+
+    def show_detail(self, index: int) -> None:
+        t = self.rows[index]
+        self.query_one("#compare-mcnemar", Static).update(mcnemar_table(t))
+        self.query_one("#compare-power", Static).update(
+            escape(power_line(t, self.comparison.power))
+        )
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if 0 <= event.cursor_row < len(self.rows):
+            self.show_detail(event.cursor_row)
+
+
+class MessageScreen(Screen[None]):
+    """A refusal or an unreadable read: the message, and q to leave with its exit code."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q,escape", "app.quit", "Quit", id="compare-message.quit")
+    ]
+
+    def __init__(self, title: str, message: str) -> None:
+        super().__init__(id="compare-message")
+        self.title_text = title
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"[bold red]✗ {escape(self.title_text)}[/]\n\n{escape(self.message)}")
+        yield Footer()
+
+
+class CompareApp(App[int]):
+    """Loads both reads and pairs them in a worker, then shows the compare screen."""
+
+    TITLE = "evalview compare"
+
+    class Done(Message):
+        def __init__(self, comparison: Comparison | None, problem: tuple[str, str, int] | None):
+            super().__init__()
+            self.comparison = comparison
+            self.problem = problem
+
+    def __init__(self, a: Path, b: Path) -> None:
+        super().__init__()
+        self.a, self.b = a, b
+        self.exit_code = 0
+
+    def on_mount(self) -> None:
+        self.register_theme(EVALVIEW_THEME)
+        self.theme = EVALVIEW_THEME.name
+        self.sub_title = f"{self.a}  vs  {self.b}"
+        self._work()
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Pairing {escape(str(self.a))} with {escape(str(self.b))}…", id="pairing")
+
+    @work(thread=True, exclusive=True)
+    def _work(self) -> None:
+        from evalview.compare.paired import compare_runs
+        from evalview.compare.reads import Refused
+        from evalview.load import InputError, load_run
+
+        try:
+            result = compare_runs(
+                load_run(self.a), load_run(self.b), label_a=str(self.a), label_b=str(self.b)
+            )
+        except InputError as exc:
+            self.post_message(self.Done(None, ("A read could not be opened", str(exc), 2)))
+        except Refused as exc:
+            self.post_message(self.Done(None, ("The reads cannot be compared", str(exc), 1)))
+        else:
+            self.post_message(self.Done(result, None))
+
+    def on_compare_app_done(self, message: Done) -> None:
+        if message.comparison is not None:
+            self.push_screen(CompareScreen(message.comparison))
+        elif message.problem is not None:
+            title, text, code = message.problem
+            self.exit_code = code
+            self.push_screen(MessageScreen(title, text))
+
+    def action_quit(self) -> None:  # type: ignore[override]
+        self.exit(self.exit_code)
+
+
+def run_compare(a: Path, b: Path) -> int:
+    """`evalview A B`: 0 after a comparison, 1 refused, 2 unreadable (as `evalview compare`)."""
+    result = CompareApp(a, b).run()
+    return 0 if result is None else int(result)

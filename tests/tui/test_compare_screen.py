@@ -1,0 +1,83 @@
+"""Pilot tests of the compare screen (`evalview A B`): rows, the selected task's McNemar table."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from textual.widgets import DataTable, Static
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "compare"))
+from closed_runs import write_run
+
+from evalview.tui.compare_screen import CompareApp, CompareScreen, MessageScreen
+
+
+def _runs(tmp_path: Path, **b_manifest: object) -> tuple[Path, Path]:
+    a_out: dict[str, str] = {}
+    b_out: dict[str, str] = {}
+    for i in range(20):  # task "up": the spec's b = 8, c = 2 table
+        eid = f"up/seed{1000 + i}"
+        a_out[eid] = "s" if i < 6 or 14 <= i < 16 else "f"
+        b_out[eid] = "s" if i < 14 else "f"
+    for i in range(30):  # task "down": A wins 12 discordant pairs, B none
+        eid = f"down/seed{1000 + i}"
+        a_out[eid] = "s" if i < 20 else "f"
+        b_out[eid] = "s" if i < 8 else "f"
+    a = write_run(tmp_path / "a", a_out)
+    b = write_run(tmp_path / "b", b_out, manifest={"run_id": "run-2", **b_manifest})
+    return a, b
+
+
+async def _screen(app: CompareApp, pilot: object) -> CompareScreen:
+    for _ in range(100):
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+        if isinstance(app.screen, CompareScreen | MessageScreen):
+            break
+    assert isinstance(app.screen, CompareScreen)
+    return app.screen
+
+
+def test_rows_marks_and_mcnemar_table(tmp_path: Path) -> None:
+    asyncio.run(_rows_marks_and_mcnemar_table(tmp_path))
+
+
+async def _rows_marks_and_mcnemar_table(tmp_path: Path) -> None:
+    a, b = _runs(tmp_path)
+    app = CompareApp(a, b)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await _screen(app, pilot)
+        table = screen.query_one(DataTable)
+        assert table.row_count == 3  # two tasks and all pairs
+        up_diff = str(table.get_row_at(0)[5])
+        down_diff = str(table.get_row_at(1)[5])
+        assert up_diff.startswith("·") and "+30.0 pt" in up_diff  # p = 0.109: not marked
+        assert down_diff.startswith("▼") and "-40.0 pt" in down_diff  # A significantly better
+        detail = str(screen.query_one("#compare-mcnemar", Static).render())
+        assert "p = 0.109" in detail and "20 pairs" in detail
+        power = str(screen.query_one("#compare-power", Static).render())
+        assert "42 pairs paired" in power and "44 episodes per read" in power
+        await pilot.press("down")
+        detail = str(screen.query_one("#compare-mcnemar", Static).render())
+        assert "down" in detail and "30 pairs" in detail and "A is better" in detail
+        await pilot.press("q")
+    assert app.return_value == 0
+
+
+def test_refusal_is_a_message_and_exit_1(tmp_path: Path) -> None:
+    asyncio.run(_refusal(tmp_path))
+
+
+async def _refusal(tmp_path: Path) -> None:
+    a, b = _runs(tmp_path, benchmark={"version": "9.0"})
+    app = CompareApp(a, b)
+    async with app.run_test() as pilot:
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, MessageScreen):
+                break
+        assert isinstance(app.screen, MessageScreen)
+        assert "'9.0'" in app.screen.message
+        await pilot.press("q")
+    assert app.return_value == 1
