@@ -51,11 +51,6 @@ def resolve_path(paths: Sequence[str]) -> tuple[Path | None, str | None]:
     """(path to open, None) or (None, message for stderr)."""
     if len(paths) > 2:
         return None, f"expected at most two paths, got {len(paths)}. Run `evalview --help`."
-    if len(paths) == 2:
-        return None, (
-            "comparing two runs in the app (`evalview A B`) is not supported yet. "
-            f"Open one run at a time, or use `evalview compare {paths[0]} {paths[1]}`."
-        )
     if not paths:
         from evalview.samples import bundled_sample_path
 
@@ -71,6 +66,15 @@ def resolve_path(paths: Sequence[str]) -> tuple[Path | None, str | None]:
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(list(argv))
+    if len(args.paths) == 2:  # `evalview A B`: the compare screen (tui/compare_screen.py)
+        missing = [p for p in args.paths if not (Path(p).exists() or Path(p).is_symlink())]
+        if missing:
+            gone = f"{missing[0]}: no such file or directory."
+            error_console().print(f"[bold red]evalview:[/] {escape(gone)}")
+            return EXIT_UNREADABLE
+        from evalview.tui.compare_screen import run_compare
+
+        return run_compare(Path(args.paths[0]), Path(args.paths[1]))
     path, problem = resolve_path(args.paths)
     if path is None:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
