@@ -14,6 +14,7 @@ from textual.worker import get_current_worker
 from evalview.load.errors import InputError
 from evalview.tui.commands import JumpProvider
 from evalview.tui.episodes import EpisodeFilter
+from evalview.tui.export_screen import ExportProvider, open_export
 from evalview.tui.help import HelpScreen
 from evalview.tui.loading import LoadingScreen, UnreadableScreen
 from evalview.tui.run_screen import RunScreen
@@ -26,10 +27,11 @@ class EvalViewApp(App[int]):
 
     CSS_PATH = "evalview.tcss"
     TITLE = "evalview"
-    COMMANDS: ClassVar = App.COMMANDS | {JumpProvider}
+    COMMANDS: ClassVar = App.COMMANDS | {JumpProvider, ExportProvider}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("e", "export", "Export", id="app.export"),
         Binding("ctrl+p", "command_palette", "Jump", show=False, id="app.palette"),
     ]
 
@@ -101,6 +103,9 @@ class EvalViewApp(App[int]):
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    def action_export(self) -> None:
+        open_export(self)
 
     def _run_screen(self) -> RunScreen | None:
         runs = [s for s in self.screen_stack if isinstance(s, RunScreen)]

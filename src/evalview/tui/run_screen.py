@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
@@ -41,7 +42,10 @@ class RunScreen(Screen[None]):
         with TabbedContent(initial=initial, id="tabs"):
             for i, tab in enumerate(TABS, 1):
                 with TabPane(f"{i} {tab.title}", id=tab.id):
-                    yield tab.make(self.session, f"{tab.id}-pane")
+                    pane = tab.make(self.session, f"{tab.id}-pane")
+                    # Hidden tabs mount after the first frame, so the header and the first tab
+                    # of a 10,000-episode run paint without waiting for every table.
+                    yield pane if tab.id == initial else Lazy(pane)
         yield Footer()
 
     def action_tab(self, number: int) -> None:

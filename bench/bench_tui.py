@@ -1,0 +1,140 @@
+"""Time the TUI on the 10,000-episode run: first screen, run opened, episodes table, scrolling.
+
+    python bench/bench_tui.py            # uses bench/out/big-run (generated when absent)
+    python bench/bench_tui.py --repeats 3
+
+Two measures of "first screen":
+- headless (Textual pilot, in process): from constructing the app to the loading screen, to the
+  run screen (read + audit + score in the worker), then to the episodes table filled;
+- a real terminal (tmux): from starting the installed `evalview` command to the loading screen and
+  to the header on screen, read with capture-pane. This one includes Python and Textual start-up.
+Scrolling is the time for a PageDown in the episodes table, rendered (median of 30).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+
+def big_run() -> Path:
+    from gen_big_run import DEFAULT_OUT, generate
+
+    if not (DEFAULT_OUT / "summary.json").is_file():
+        generate(DEFAULT_OUT)
+    return DEFAULT_OUT
+
+
+async def _headless(path: Path) -> dict[str, float]:
+    from evalview.tui.app import EvalViewApp
+    from evalview.tui.episodes import EpisodesPane
+    from evalview.tui.loading import LoadingScreen
+    from evalview.tui.run_screen import RunScreen
+    from evalview.tui.vtable import VirtualTable
+
+    t0 = time.perf_counter()
+    app = EvalViewApp(path)
+    out: dict[str, float] = {}
+    async with app.run_test(size=(160, 48)) as pilot:
+        while not isinstance(app.screen, LoadingScreen | RunScreen):
+            await asyncio.sleep(0.001)
+        out["loading screen"] = time.perf_counter() - t0
+        while not isinstance(app.screen, RunScreen):
+            await asyncio.sleep(0.005)
+        await pilot.pause()
+        out["run screen (read, audit, score)"] = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        await pilot.press("3")
+        table = app.screen.query_one(EpisodesPane).query_one(VirtualTable)
+        while table.row_count == 0:
+            await asyncio.sleep(0.001)
+        await pilot.pause()
+        out["open episodes table"] = time.perf_counter() - t1
+        table.focus()
+        steps = []
+        for _ in range(30):
+            t2 = time.perf_counter()
+            await pilot.press("pagedown")
+            await pilot.pause()
+            steps.append(time.perf_counter() - t2)
+        out["page down (median)"] = statistics.median(steps)
+        t3 = time.perf_counter()
+        await pilot.press("end")
+        await pilot.pause()
+        out["jump to last row"] = time.perf_counter() - t3
+        rows = table.row_count
+        t4 = time.perf_counter()
+        await pilot.press("slash", *"seed1", "enter")
+        await pilot.pause()
+        out["search (type 5 keys)"] = time.perf_counter() - t4
+        out["rows"] = rows
+    return out
+
+
+def _tmux(path: Path) -> dict[str, float] | None:
+    """Wall time of the installed command in a real terminal, read by capture-pane."""
+    tmux = shutil.which("tmux")
+    exe = shutil.which("evalview") or str(Path(sys.executable).parent / "evalview")
+    if tmux is None:
+        return None
+    sock = f"evalview-bench-{uuid.uuid4().hex[:8]}"
+    base = [tmux, "-L", sock]
+    out: dict[str, float] = {}
+    try:
+        t0 = time.perf_counter()
+        subprocess.run(
+            [*base, "new-session", "-d", "-x", "160", "-y", "48", f"{exe} {path}"], check=True
+        )
+        seen_loading = False
+        while time.perf_counter() - t0 < 30:
+            screen = subprocess.run(
+                [*base, "capture-pane", "-p"], capture_output=True, text=True
+            ).stdout
+            if not seen_loading and ("Opening" in screen or "successes / selected" in screen):
+                out["loading screen"] = time.perf_counter() - t0
+                seen_loading = True
+            if "successes / selected" in screen:
+                out["run screen (read, audit, score)"] = time.perf_counter() - t0
+                break
+            time.sleep(0.02)
+        subprocess.run([*base, "send-keys", "q"], check=False)
+    finally:
+        subprocess.run([*base, "kill-server"], capture_output=True, check=False)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", type=Path, default=None, help="run to open (default: big run)")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+    path = args.run or big_run()
+    results: dict[str, list[float]] = {}
+    for _ in range(args.repeats):
+        for key, value in asyncio.run(_headless(path)).items():
+            results.setdefault(f"headless: {key}", []).append(value)
+        tm = _tmux(path)
+        for key, value in (tm or {}).items():
+            results.setdefault(f"tmux: {key}", []).append(value)
+    print(f"run: {path}")
+    print("| what | best | median |\n| --- | --- | --- |")
+    for key, values in results.items():
+        if key.endswith("rows"):
+            print(f"| {key} | {int(values[0]):,} | |")
+            continue
+        print(f"| {key} | {min(values):.3f} s | {statistics.median(values):.3f} s |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
