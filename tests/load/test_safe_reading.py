@@ -179,8 +179,11 @@ def test_truncated_last_line_is_reported_and_the_rest_audited(example_run: Any) 
     f = _only(run.reading_findings, "EV104")
     assert (f.file, f.line) == ("episodes.jsonl", 12)
     assert len(run.records) == 12 and run.records[-1].data is None
-    codes = {x.code for x in audit(run)}
-    assert "EV305" in codes  # line 1 was still audited
+    findings = audit(run)
+    assert "EV305" in {x.code for x in findings}  # line 1 was still audited
+    # The unreadable line's result file matches no record; the finding says why it may not.
+    [orphan] = [x for x in findings if x.code == "EV320"]
+    assert orphan.episode_id == "task-02/seed1003" and "could not be read" in orphan.message
 
 
 @pytest.mark.parametrize(("content", "what"), [("[1, 2]", "an array"), ('"x"', "a string"),

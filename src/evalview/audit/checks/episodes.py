@@ -419,6 +419,12 @@ def check_result_files(run: Run) -> Iterator[Finding]:
     by_id: dict[str, list[str]] = {}
     unreadable = 0
     record_ids = {rec.episode_id for rec in run.records if rec.episode_id is not None}
+    unparsed = sum(1 for rec in run.records if rec.data is None)
+    maybe = (
+        f" ({unparsed} line(s) of episodes.jsonl could not be read; it may belong to one)"
+        if unparsed
+        else ""
+    )
     for rf in run.result_files:
         if not rf.readable:
             unreadable += 1
@@ -433,8 +439,8 @@ def check_result_files(run: Run) -> Iterator[Finding]:
         by_id.setdefault(rf.episode_id, []).append(rf.path)
         if rf.episode_id not in record_ids:
             yield RESULT_ORPHAN(
-                f"{rf.path}: episode.id {rf.episode_id!r} matches no line of episodes.jsonl. "
-                "Add the record or remove the stray result file.",
+                f"{rf.path}: episode.id {rf.episode_id!r} matches no line of episodes.jsonl"
+                f"{maybe}. Add the record or remove the stray result file.",
                 file=rf.path, episode_id=rf.episode_id,
             )
         elif rf.differing_keys:
