@@ -81,3 +81,10 @@ async def _refusal(tmp_path: Path) -> None:
         assert "'9.0'" in app.screen.message
         await pilot.press("q")
     assert app.return_value == 1
+
+
+def test_two_paths_with_one_missing_exit_2_before_the_app(tmp_path: Path) -> None:
+    from evalview.cli import main
+
+    a, _ = _runs(tmp_path)
+    assert main([str(a), str(tmp_path / "nope")]) == 2

@@ -54,11 +54,14 @@ def _bar(t: PairedCounts, side: str) -> Text:
 
 def mcnemar_table(t: PairedCounts) -> str:
     """The 2×2 table of the selected task, with the discordant cells named b and c."""
+    def cell(n: int, tag: str = "") -> str:
+        return f"{n}{tag}".rjust(14)
+
     return (
         f"[bold]{escape(t.task)}[/]: {t.pairs} pairs completed by both reads\n"
-        f"                 B success      B failure\n"
-        f"  A success   {t.both:>10}   {t.only_a:>8}  (c)\n"
-        f"  A failure   {t.only_b:>10} (b) {t.neither:>6}\n"
+        f"{'':12}{'B success':>14}{'B failure':>14}\n"
+        f"{'A success':12}{cell(t.both)}{cell(t.only_a, ' (c)')}\n"
+        f"{'A failure':12}{cell(t.only_b, ' (b)')}{cell(t.neither)}\n"
         f"McNemar exact p = {t.mcnemar_p:.3g}   pooled z-test p = {t.z_p:.3g}\n"
         f"{escape(t.verdict.text)}"
         + (
