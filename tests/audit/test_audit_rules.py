@@ -416,3 +416,52 @@ def test_absolute_paths(text: str, flagged: bool) -> None:
     from evalview.audit.checks.manifest import is_absolute_path
 
     assert is_absolute_path(text) is flagged
+
+
+def test_fail_fast_with_nothing_recorded_is_not_a_stop(example_run: Any) -> None:
+    example_run.edit("manifest.json", lambda d: _set(d, "protocol.fail_fast", True))
+    example_run.write_records([])
+    missing = [f for f in example_run.findings() if f.code == "EV404"]
+    assert len(missing) == 12
+
+
+def test_component_usage_without_any_method_is_undeclared(example_run: Any) -> None:
+    _no_method(example_run, pytest.MonkeyPatch())
+    example_run.edit_record(1, lambda r: _set(r, "component_usage", {"planner": KNOWN_USAGE}))
+    [f] = [f for f in example_run.findings() if f.code == "EV315"]
+    assert f.line == 2 and "'planner'" in f.message
+
+
+@pytest.mark.parametrize("value", [True, False, "0.5", -0.1, 1.01])
+def test_invalid_rates(example_run: Any, value: Any) -> None:
+    example_run.edit("summary.json", lambda d: _set(d, "attempt_success_rate", value))
+    [f] = [f for f in example_run.findings() if f.code == "EV509"]
+    assert "attempt_success_rate" in f.message
+
+
+def test_rate_with_zero_denominator_must_be_null(example_run: Any) -> None:
+    example_run.edit("summary.json", lambda d: d.update(completion_rate=0.0))
+    assert "EV510" in example_run.codes()  # 8/12, not 0
+    example_run.edit("summary.json", lambda d: d.update(completion_rate=8 / 12))
+    assert "EV510" not in example_run.codes()
+    example_run.edit("manifest.json", lambda d: _set(d, "protocol.episode_ids", []))
+    messages = [f.message for f in example_run.findings() if f.code == "EV510"]
+    assert any("denominator `selected` is 0" in m for m in messages)
+
+
+def test_rates_within_tolerance_are_accepted(example_run: Any) -> None:
+    example_run.edit("summary.json", lambda d: d.update(success_rate=0.5 + 1e-12))
+    assert "EV510" not in example_run.codes()
+
+
+def test_every_finding_names_a_place(example_run: Any) -> None:
+    """Across all mutations, episode findings carry line and id; others carry a file."""
+    records = example_run.records()
+    records[2]["usage"]["calls"] = -3
+    records[5]["success"] = True
+    example_run.write_records(records)
+    for f in example_run.findings():
+        assert f.file is not None or f.code == "EV109"
+        if f.file == "episodes.jsonl" and f.code.startswith("EV3"):
+            assert f.line is not None and f.episode_id is not None
+            assert f"episodes.jsonl:{f.line}" in f.message
