@@ -1,0 +1,115 @@
+"""The TUI's export dialog (key `e` and the palette): a prompt, then success or refusal."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from evalview.tui.app import EvalViewApp
+from evalview.tui.export_screen import ExportScreen, default_destination
+from evalview.tui.run_screen import RunScreen
+from evalview.tui.session import open_session
+
+EXAMPLE = Path("/work/shared/examples/closed-run-small")
+
+
+async def _wait(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        assert loop.time() < end, "condition not met in time"
+        await pilot.pause(0.05)
+
+
+def _status(screen: ExportScreen) -> str:
+    return str(screen.query_one("#export-status", Static).render())
+
+
+def _drive(run: Path, body: Callable[[Pilot[Any], EvalViewApp], Any]) -> None:
+    session = open_session(run)
+
+    async def main() -> None:
+        app = EvalViewApp(session.path, session=session)
+        async with app.run_test(size=(140, 45)) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, RunScreen))
+            await body(pilot, app)
+
+    asyncio.run(main())
+
+
+def test_key_e_exports_to_the_typed_destination(tmp_path: Path) -> None:
+    run = Path(shutil.copytree(EXAMPLE, tmp_path / "run"))
+    dest = tmp_path / "published"
+
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        await pilot.press("e")
+        await _wait(pilot, lambda: isinstance(app.screen, ExportScreen))
+        screen = app.screen
+        assert isinstance(screen, ExportScreen)
+        field = screen.query_one("#export-dest", Input)
+        assert field.value == str(default_destination(run))
+        field.value = ""
+        await pilot.click("#export-dest")
+        await pilot.press(*str(dest))  # typed, including the letter e
+        assert field.value == str(dest)
+        screen.query_one("#export-metrics", Input).value = "score"
+        await pilot.press("enter")
+        await _wait(pilot, lambda: screen.outcome is not None)
+        assert screen.outcome == "ok"
+        text = _status(screen)
+        assert "Exported" in text and "4/12 successes / selected" in text
+        assert (dest / "result.json").is_file() and (dest / "index.html").is_file()
+        await pilot.press("escape")
+        await _wait(pilot, lambda: isinstance(app.screen, RunScreen))
+
+    _drive(run, body)
+
+
+def test_refusal_is_shown_and_nothing_is_written(tmp_path: Path) -> None:
+    run = Path(shutil.copytree(EXAMPLE, tmp_path / "run"))
+
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        await pilot.press("e")
+        await _wait(pilot, lambda: isinstance(app.screen, ExportScreen))
+        screen = app.screen
+        assert isinstance(screen, ExportScreen)
+        screen.query_one("#export-dest", Input).value = str(run / "inside")
+        await pilot.click("#export-go")
+        await _wait(pilot, lambda: screen.outcome is not None)
+        assert screen.outcome == "refused"
+        text = _status(screen)
+        assert "Refused" in text and "inside the run" in text and "Nothing was written" in text
+        assert not (run / "inside").exists()
+
+    _drive(run, body)
+
+
+def test_palette_opens_the_export_dialog(tmp_path: Path) -> None:
+    run = Path(shutil.copytree(EXAMPLE, tmp_path / "run"))
+
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"export result")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await _wait(pilot, lambda: isinstance(app.screen, ExportScreen))
+
+    _drive(run, body)
+
+
+def test_default_destination_is_a_new_sibling(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    assert default_destination(run) == tmp_path / "run-export"
+    (tmp_path / "run-export").mkdir()
+    assert default_destination(run) == tmp_path / "run-export-2"
+    result = run / "result.json"
+    result.write_text("{}")
+    assert default_destination(result) == tmp_path / "run-export-2"
