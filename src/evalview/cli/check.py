@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from evalview.load import InputError, load_run
 
     try:
-        loaded = load_run(args.path)
+        loaded = load_run(args.path, freeze=True)  # short-lived: see load_closed_run
     except InputError as exc:
         return fail_unreadable(str(exc), as_json=args.json)
     findings = audit(loaded)

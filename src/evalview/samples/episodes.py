@@ -53,6 +53,7 @@ def make_episode(
 ) -> dict[str, Any]:
     """One episode result; `error_category` set makes it an errored episode of that category."""
     errored = error_category is not None
+    lighting = rng.choice(_LIGHTING) if spec.verbose else None
     success = (not errored) and rng.random() < task.p_success
     steps, termination = _steps_and_termination(rng, spec, success=success, errored=errored)
     if error_category is not None:
@@ -75,8 +76,8 @@ def make_episode(
             "id": episode_id(task_name, seed),
             "task": task_name,
             "seed": seed,
-            "instruction": _instruction(rng, task, spec.verbose),
-            "metadata": _metadata(rng, task, seed, spec.verbose),
+            "instruction": _instruction(rng, task, lighting),
+            "metadata": _metadata(rng, task, seed, lighting),
         },
         "status": "error" if errored else "completed",
         "success": None if errored else success,
@@ -190,12 +191,13 @@ _SCENE_OBJECTS = ("bowl", "cup", "sponge", "cutting board", "towel", "bottle", "
 _LIGHTING = ("overhead", "window", "dim", "mixed")
 
 
-def _instruction(rng: random.Random, task: Task, verbose: bool) -> str:
-    if not verbose:
+def _instruction(rng: random.Random, task: Task, lighting: str | None) -> str:
+    """The task's instruction; verbose runs (bench data) add the longer scene briefing."""
+    if lighting is None:
         return task.instruction
     clutter = ", ".join(rng.sample(_SCENE_OBJECTS, 4))
     return (
-        f"{task.instruction} The scene is {task.scene} under {rng.choice(_LIGHTING)} lighting; "
+        f"{task.instruction} The scene is {task.scene} under {lighting} lighting; "
         f"distractor objects on the surface: {clutter}. Move slowly near the edges of the "
         "workspace, keep the gripper above the table when carrying objects, do not touch the "
         "distractors, and stop once the goal state is reached and the arm is back at its "
@@ -204,11 +206,11 @@ def _instruction(rng: random.Random, task: Task, verbose: bool) -> str:
     )
 
 
-def _metadata(rng: random.Random, task: Task, seed: int, verbose: bool) -> dict[str, Any]:
+def _metadata(rng: random.Random, task: Task, seed: int, lighting: str | None) -> dict[str, Any]:
     meta: dict[str, Any] = {"scene": task.scene, "difficulty": _difficulty(task.p_success)}
-    if not verbose:
+    if lighting is None:
         return meta
-    meta["lighting"] = rng.choice(_LIGHTING)
+    meta["lighting"] = lighting
     meta["objects"] = [
         {
             "name": name,

@@ -1,0 +1,238 @@
+"""Measure `evalview check RUN --json` against the parse floor, and its peak memory.
+
+- parse floor: a fresh Python process that reads every file the format names (manifest, status,
+  summary, episodes.jsonl, episodes/*/result.json) and parses each with orjson (episodes.jsonl
+  line by line), i.e. the least any reader of this run must do;
+- check: the installed `evalview check RUN --json` as a whole process (start-up, imports, reading,
+  audit, JSON output to /dev/null).
+
+Both are timed as whole processes (wall clock), with a warm-up and several repetitions each,
+interleaved so a noisy neighbour hurts both alike; the median is reported. Peak memory is the
+child's max RSS from os.wait4. It also checks that `evalview check` never imports Textual
+(PYTHONPROFILEIMPORTTIME import log of the same command).
+
+    python bench/gen_big_run.py                    # once: bench/out/big-run (~50 MB)
+    python bench/bench_check.py                    # measure and print
+    python bench/bench_check.py --write-docs       # also rewrite the "check" section of
+                                                   # docs/performance.md
+Budgets (DESIGN.md): check <= 3x the parse floor, < 2 s, peak RSS < 4x bytes read + 150 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parent
+DEFAULT_RUN = BENCH_DIR / "out" / "big-run"
+DOCS = REPO / "docs" / "performance.md"
+SECTION = "## check"
+
+PARSE_FLOOR = r"""
+import os, sys, orjson
+root = sys.argv[1]
+n = 0
+for name in ("manifest.json", "status.json", "summary.json"):
+    with open(os.path.join(root, name), "rb") as fh:
+        orjson.loads(fh.read())
+with open(os.path.join(root, "episodes.jsonl"), "rb") as fh:
+    for line in fh.read().split(b"\n"):
+        if line:
+            orjson.loads(line)
+            n += 1
+with os.scandir(os.path.join(root, "episodes")) as it:
+    for entry in it:
+        with open(os.path.join(entry.path, "result.json"), "rb") as fh:
+            orjson.loads(fh.read())
+"""
+
+
+@dataclass
+class Sample:
+    wall_s: float
+    max_rss_bytes: int
+    exit_code: int
+
+
+def measure(cmd: list[str]) -> Sample:
+    """Run `cmd` to completion with stdout to /dev/null; wall time and that child's max RSS."""
+    with open(os.devnull, "wb") as devnull:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=devnull, stderr=subprocess.PIPE)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    proc.stderr.close()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err.decode()}")
+    # Linux reports ru_maxrss in KiB.
+    return Sample(wall, usage.ru_maxrss * 1024, proc.returncode)
+
+
+def format_bytes(run: Path) -> int:
+    """Bytes of the files the format names (what both processes read)."""
+    total = sum((run / n).stat().st_size for n in
+                ("manifest.json", "status.json", "summary.json", "episodes.jsonl"))
+    with os.scandir(run / "episodes") as it:
+        for entry in it:
+            total += os.stat(os.path.join(entry.path, "result.json")).st_size
+    return total
+
+
+def evalview_command() -> list[str]:
+    """The installed console script next to this interpreter (or on PATH)."""
+    beside = Path(sys.executable).with_name("evalview")
+    found = str(beside) if beside.exists() else shutil.which("evalview")
+    if found is None:
+        raise SystemExit("the `evalview` command is not installed: pip install -e .")
+    return [found]
+
+
+def textual_imported(check_cmd: list[str]) -> list[str]:
+    """Modules named textual* in the import log of the check command (should be empty)."""
+    env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1")
+    proc = subprocess.run(check_cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          check=False)
+    names = []
+    for line in proc.stderr.decode(errors="replace").splitlines():
+        if line.startswith("import time:") and "|" in line:
+            module = line.rsplit("|", 1)[1].strip()
+            if module.split(".")[0] == "textual":
+                names.append(module)
+    return names
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (f"{cpu}, {os.cpu_count()} cores, Linux {platform.release()}, Python "
+            f"{platform.python_version()}; load average at start {load} (machine shared with "
+            "other jobs)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", nargs="?", type=Path, default=DEFAULT_RUN)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--write-docs", action="store_true",
+                        help=f"rewrite the '{SECTION}' section of docs/performance.md")
+    args = parser.parse_args(argv)
+    run: Path = args.run
+    if not (run / "manifest.json").is_file():
+        print(f"{run}: no run there; generating it with bench/gen_big_run.py ...", file=sys.stderr)
+        subprocess.run([sys.executable, str(BENCH_DIR / "gen_big_run.py"), "--out", str(run)],
+                       check=True)
+    env_line = machine()
+    nbytes = format_bytes(run)
+    episodes = sum(1 for _ in os.scandir(run / "episodes"))
+    floor_cmd = [sys.executable, "-c", PARSE_FLOOR, str(run)]
+    check_cmd = [*evalview_command(), "check", str(run), "--json"]
+
+    measure(floor_cmd), measure(check_cmd)  # warm-up: page cache, .pyc files
+    floors, checks = [], []
+    for _ in range(args.repeat):
+        floors.append(measure(floor_cmd))
+        checks.append(measure(check_cmd))
+    textual = textual_imported(check_cmd)
+
+    floor_s = statistics.median(s.wall_s for s in floors)
+    check_s = statistics.median(s.wall_s for s in checks)
+    ratio = check_s / floor_s
+    peak = max(s.max_rss_bytes for s in checks)
+    floor_peak = max(s.max_rss_bytes for s in floors)
+    mem_budget = 4 * nbytes + 150 * 2**20
+    verdicts = {
+        "ratio <= 3x": ratio <= 3.0,
+        "check < 2 s": check_s < 2.0,
+        "peak < 4x bytes + 150 MB": peak < mem_budget,
+        "no textual import": not textual,
+    }
+    rows = [
+        ("run", f"{run.name}: {episodes:,} episodes, {nbytes / 1e6:.1f} MB read"),
+        ("parse floor (median)", f"{floor_s:.3f} s  (min {min(s.wall_s for s in floors):.3f}, "
+                                 f"max {max(s.wall_s for s in floors):.3f}; "
+                                 f"peak RSS {floor_peak / 2**20:.0f} MiB)"),
+        ("evalview check --json (median)",
+         f"{check_s:.3f} s  (min {min(s.wall_s for s in checks):.3f}, "
+         f"max {max(s.wall_s for s in checks):.3f}; exit {checks[0].exit_code})"),
+        ("ratio check / floor", f"{ratio:.2f}x  (budget 3x)"),
+        ("check peak RSS", f"{peak / 2**20:.0f} MiB  (budget {mem_budget / 2**20:.0f} MiB "
+                           "= 4x bytes read + 150 MiB)"),
+        ("textual imported by check", ", ".join(textual) if textual else "no"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    print(env_line)
+    for key, value in rows:
+        print(f"{key:<{width}}  {value}")
+    for name, ok in verdicts.items():
+        print(f"{'PASS' if ok else 'FAIL'}  {name}")
+    if args.write_docs:
+        write_docs(env_line, rows, verdicts, args.repeat)
+        print(f"wrote the '{SECTION}' section of {DOCS.relative_to(REPO)}")
+    return 0 if all(verdicts.values()) else 1
+
+
+def write_docs(env_line: str, rows: list[tuple[str, str]], verdicts: dict[str, bool],
+               repeat: int) -> None:
+    """Replace only our section of docs/performance.md (others own the other sections)."""
+    today = dt.date.today().isoformat()
+    body = [
+        SECTION,
+        "",
+        "`evalview check RUN --json` on a 10,000-episode, ~50 MB closed run, as a whole process,",
+        "against the parse floor (a fresh Python process that reads the same files and parses",
+        "each with orjson). Budgets: at most 3x the floor, under 2 s, peak RSS under 4x the bytes",
+        "read + 150 MB, and no Textual import.",
+        "",
+        f"Measured {today} on {env_line}; {repeat} interleaved repetitions after a warm-up,",
+        "medians of wall-clock time.",
+        "",
+        "| measure | result |",
+        "| --- | --- |",
+        *[f"| {k} | {v} |" for k, v in rows],
+        *[f"| {name} | {'pass' if ok else 'FAIL'} |" for name, ok in verdicts.items()],
+        "",
+        "Reproduce:",
+        "",
+        "```sh",
+        "python bench/gen_big_run.py          # bench/out/big-run, deterministic",
+        "python bench/bench_check.py --write-docs",
+        "```",
+        "",
+    ]
+    text = DOCS.read_text(encoding="utf-8") if DOCS.exists() else "# Performance\n\n"
+    lines = text.splitlines()
+    if SECTION in lines:
+        start = lines.index(SECTION)
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")),
+                   len(lines))
+        lines[start:end] = body
+    else:
+        if lines and lines[-1].strip():
+            lines.append("")
+        lines += body
+    DOCS.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
