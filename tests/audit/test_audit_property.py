@@ -277,3 +277,47 @@ def test_random_single_mutations_are_caught(run: dict[str, Any], data: st.DataOb
         root = Path(tmp) / "run"
         _write_mutated(root, mutated)
         assert _errors(root), f"mutation {name} was not caught"
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**6) | st.floats(allow_nan=False,
+                                                                      allow_infinity=False)
+    | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=3)
+    | st.dictionaries(st.text(max_size=6), children, max_size=3),
+    max_leaves=6,
+)
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+@SETTINGS
+@given(valid_runs(), st.data())
+def test_any_value_anywhere_gives_findings_never_a_traceback(
+    run: dict[str, Any], data: st.DataObject
+) -> None:
+    """Replace one node of any document or record with arbitrary JSON: the audit still runs."""
+    run = copy.deepcopy(run)
+    target = data.draw(st.sampled_from(["manifest", "status", "summary", "records"]))
+    paths = [p for p in _paths(run[target]) if p]
+    if not paths:
+        return
+    path = data.draw(st.sampled_from(paths))
+    value = data.draw(JSON_VALUES)
+    node = run[target]
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    with tempfile.TemporaryDirectory() as tmp:
+        root = write_run(Path(tmp) / "run", run)
+        findings = audit(load_run(root))
+        assert all(f.message for f in findings)
