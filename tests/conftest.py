@@ -16,9 +16,11 @@ from typing import Any
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "shared" / "examples" / "closed-run-small"
-if not EXAMPLE.is_dir():  # the working tree may sit elsewhere; the shared dir is fixed
-    EXAMPLE = Path("/work/shared/examples/closed-run-small")
+#: The shared example, and a vendored copy of it so the suite also runs on a machine without
+#: the shared directory (tests/audit/test_vendored_example.py keeps the two identical).
+SHARED_EXAMPLE = Path(__file__).resolve().parents[2] / "shared" / "examples" / "closed-run-small"
+VENDORED_EXAMPLE = Path(__file__).resolve().parent / "audit" / "fixtures" / "closed-run-small"
+EXAMPLE = SHARED_EXAMPLE if SHARED_EXAMPLE.is_dir() else VENDORED_EXAMPLE
 
 
 def copy_example(dest: Path) -> Path:
