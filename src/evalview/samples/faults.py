@@ -93,7 +93,8 @@ def _absolute_path_in_config(run: ClosedRun) -> None:
 
 
 def _summary_total(run: ClosedRun) -> None:
-    run.summary["successes"] += 1
+    # policy_calls, not successes: no rate depends on it, so only the total itself disagrees.
+    run.summary["policy_calls"] += 10
 
 
 def _boolean_rate(run: ClosedRun) -> None:
@@ -135,7 +136,7 @@ FAULTS: tuple[Fault, ...] = (
           "`openai_api_key`.", "manifest", _credential_in_config),
     Fault("absolute-path-in-config", "the method configuration has an absolute path "
           "(`checkpoint: /home/alice/...`).", "manifest", _absolute_path_in_config),
-    Fault("summary-total", "summary.json says one more success than the episodes record.",
+    Fault("summary-total", "summary.json's `policy_calls` is 10 more than the episodes' sum.",
           "summary", _summary_total, late=True),
     Fault("boolean-rate", "summary.json has `success_rate: true`; a rate must be a number.",
           "summary", _boolean_rate, late=True),
