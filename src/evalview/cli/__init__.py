@@ -38,6 +38,7 @@ def _module(name: str) -> ModuleType:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="evalview",
+        usage="evalview [PATH [PATH_B]]   (the terminal app)\n       evalview COMMAND [options]",
         description=(
             "Audit, score and publish evaluation runs of robot and AI policies. "
             "`evalview PATH` opens the terminal app on a closed-run directory or a results "

@@ -23,11 +23,13 @@ def emit_json(document: Any) -> None:
 
 
 def console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    """Text output. Soft wrap: long lines are left to the terminal, never broken mid-sentence
+    when piped (a pipe has no width, and rich would otherwise hard-wrap at 80 columns)."""
+    return Console(highlight=False, soft_wrap=True)
 
 
 def error_console() -> Console:
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail_unreadable(message: str, *, as_json: bool = False) -> int:
