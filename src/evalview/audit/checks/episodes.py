@@ -28,6 +28,7 @@ from evalview.audit.checks._common import (
     schedule_list,
     sum_known,
     usage_problems,
+    usage_valid,
     usage_value,
 )
 from evalview.findings import Finding
@@ -126,20 +127,19 @@ _REQUIRED = ("status", "success", "termination_reason", "usage", "metrics", "err
 
 
 class _Rec:
-    """Finding factory bound to one record's place."""
+    """Finding factory bound to one record's place (formatted only when there is a finding)."""
 
-    __slots__ = ("eid", "findings", "line", "place")
+    __slots__ = ("eid", "findings", "line")
 
     def __init__(self, line: int, eid: str | None, findings: list[Finding]) -> None:
         self.line = line
         self.eid = eid
-        self.place = record_place(line, eid)
         self.findings = findings
 
     def __call__(self, rule: R.Rule, message: str) -> None:
         self.findings.append(
             rule(
-                f"{self.place}: {message}",
+                f"{record_place(self.line, self.eid)}: {message}",
                 file=EPISODES_JSONL, line=self.line, episode_id=self.eid,
             )
         )
@@ -149,12 +149,15 @@ class _Rec:
 def check_records(run: Run) -> Iterator[Finding]:
     findings: list[Finding] = []
     components = declared_components(run)
+    order = tuple(sorted(components or ()))
     for rec, data in run.iter_records():
-        _check_record(data, _Rec(rec.line, rec.episode_id, findings), components)
+        _check_record(data, _Rec(rec.line, rec.episode_id, findings), components, order)
     yield from findings
 
 
-def _check_record(d: dict[str, Any], add: _Rec, components: set[str] | None) -> None:
+def _check_record(
+    d: dict[str, Any], add: _Rec, components: set[str] | None, order: tuple[str, ...]
+) -> None:
     if d.get("schema_version") != SCHEMA_VERSION:
         add(
             SCHEMA,
@@ -193,7 +196,7 @@ def _check_record(d: dict[str, Any], add: _Rec, components: set[str] | None) -> 
     if written is not None and not isinstance(written, bool):
         add(WRONG_TYPE, f"`agent_events_written` is {describe(written)}; it must be a boolean.")
     if "usage" in d:
-        _check_usage(d, add, components)
+        _check_usage(d, add, components, order)
 
 
 def _check_identity(d: dict[str, Any], add: _Rec) -> None:
@@ -310,8 +313,47 @@ def _check_counts(d: dict[str, Any], add: _Rec) -> None:
         )
 
 
-def _check_usage(d: dict[str, Any], add: _Rec, components: set[str] | None) -> None:
+def _usage_consistent(
+    usage: Any, comp: Any, components: set[str] | None, order: tuple[str, ...]
+) -> bool:
+    """True only when `_check_usage` would find nothing: usage, every component entry and their
+    sums all valid. Most records of a real run are; this answers for them without building a
+    message, and anything else takes the exact path below."""
+    if not usage_valid(usage, partial=False):
+        return False
+    if comp is None:
+        return True
+    if type(comp) is not dict or components is None:
+        return False
+    for cid, cu in comp.items():
+        if cid not in components or not usage_valid(cu, partial=True):
+            return False
+    for key in USAGE_FIELDS:
+        total = usage[key]
+        if total is None:
+            continue
+        parts: int | float | None = 0
+        for cid in order:
+            v = comp[cid].get(key) if cid in comp else None
+            if v is None:
+                parts = None
+                break
+            parts += v
+        if parts is None:
+            known = sum(v for cu in comp.values() if (v := cu.get(key)) is not None)
+            if known > total and not close(known, total):
+                return False
+        elif parts != total and not close(parts, total):
+            return False
+    return True
+
+
+def _check_usage(
+    d: dict[str, Any], add: _Rec, components: set[str] | None, order: tuple[str, ...]
+) -> None:
     usage = d["usage"]
+    if _usage_consistent(usage, d.get("component_usage"), components, order):
+        return
     for problem in usage_problems(usage, partial=False):
         add(USAGE_INVALID, f"`usage` {problem}.")
     over = cached_exceeds_input(usage)

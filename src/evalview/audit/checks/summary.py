@@ -19,8 +19,8 @@ from evalview.audit.checks._common import (
     is_nonneg_int,
     is_number,
     schedule_list,
-    sum_known,
     usage_problems,
+    usage_sum,
     usage_value,
 )
 from evalview.findings import Finding
@@ -207,7 +207,7 @@ def _usage_totals(run: Run, usage: dict[str, Any]) -> Iterator[Finding]:
     for key in USAGE_FIELDS:
         if key not in usage or (usage[key] is not None and usage_value(usage, key) is None):
             continue  # malformed: reported as summary-usage-invalid
-        want = sum_known(usage_value(u, key) for u in episode_usages)
+        want = usage_sum(episode_usages, key)
         yield from _compare_total(USAGE_MISMATCH, f"usage.{key}", usage[key], want)
 
 
@@ -251,10 +251,11 @@ def _component_usage(run: Run, comp: Any, complete: bool) -> Iterator[Finding]:
             yield _add(COMPONENT_INVALID, f"`component_usage.{cid}` {problem}.")
         if problems or not complete:
             continue
+        episode_cus = [_component(d, cid) for d in records]
         for key in USAGE_FIELDS:
             if key not in cu:
                 continue  # missing fields are unknown
-            want = sum_known(usage_value(_component(d, cid), key) for d in records)
+            want = usage_sum(episode_cus, key)
             yield from _compare_total(
                 COMPONENT_MISMATCH, f"component_usage.{cid}.{key}", cu[key], want
             )
