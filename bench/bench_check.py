@@ -66,7 +66,7 @@ from evalview.audit import audit
 import evalview.audit.checks
 import evalview.cli.check, evalview.cli.output
 t1 = clock()
-run = load_run(sys.argv[1], freeze=True)
+run = load_run(sys.argv[1], freeze=True, lazy_table=True)
 t2 = clock()
 findings = audit(run)
 t3 = clock()

@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from evalview.load import InputError, load_run
 
     try:
-        loaded = load_run(args.path, freeze=True)  # short-lived: see load_closed_run
+        # short-lived, and the audit never reads the episode table: see load_closed_run
+        loaded = load_run(args.path, freeze=True, lazy_table=True)
     except InputError as exc:
         return fail_unreadable(str(exc), as_json=args.json)
     findings = audit(loaded)

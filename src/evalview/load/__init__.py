@@ -18,19 +18,25 @@ FILE_LOADERS: list[FileLoader] = []
 
 
 def load_run(
-    path: str | Path, *, message_key: str = DEFAULT_MESSAGE_KEY, freeze: bool = False
+    path: str | Path,
+    *,
+    message_key: str = DEFAULT_MESSAGE_KEY,
+    freeze: bool = False,
+    lazy_table: bool = False,
 ) -> Run:
     """Read a closed-run directory or a results JSON. Raises InputError (exit 2) when unusable.
 
-    `freeze`: see `load_closed_run` (for short-lived commands only).
+    `freeze`, `lazy_table`: see `load_closed_run` (for short-lived commands only).
     """
     p = Path(path)
     if not os_exists(p):
         raise InputError(f"{p}: no such file or directory.")
     if p.is_dir():
-        return load_closed_run(p, message_key=message_key, freeze=freeze)
+        return load_closed_run(p, message_key=message_key, freeze=freeze, lazy_table=lazy_table)
     if p.name in ("manifest.json", "episodes.jsonl", "status.json", "summary.json"):
-        return load_closed_run(p.parent, message_key=message_key, freeze=freeze)
+        return load_closed_run(
+            p.parent, message_key=message_key, freeze=freeze, lazy_table=lazy_table
+        )
     try:
         raw = p.read_bytes()
     except OSError as exc:

@@ -3,6 +3,9 @@
 Consumers (audit, stats, psr, compare, report, TUI) read a `Run` and nothing else. Episodes are a
 columnar table so the arithmetic is numpy and a 10,000-row screen never builds 10,000 widgets; every
 row keeps its provenance (file and line) so findings and screens can point at the exact record.
+
+numpy is imported where a table is built or indexed, not with this module: `evalview check` reads a
+Run without ever building its table (see `load_run(lazy_table=True)`) and saves the import.
 """
 
 from __future__ import annotations
@@ -11,12 +14,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Literal
 
 from evalview.findings import Finding
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 #: Episode status values in the table. `unattempted` marks a selected case with no record.
 COMPLETED = "completed"
@@ -125,6 +129,8 @@ class EpisodeTable:
 
     def row(self, i: int) -> dict[str, Any]:
         """One row as plain Python values (for display and JSON)."""
+        import numpy as np
+
         return {
             "id": self.ids[i],
             "task": self.task[i],
@@ -186,6 +192,8 @@ class Run:
 
     def scheduled(self) -> EpisodeTable:
         """The in-schedule rows only (one per selected case)."""
+        import numpy as np
+
         return take_rows(self.episodes, np.flatnonzero(self.episodes.in_schedule))
 
     def iter_records(self) -> Iterator[tuple[EpisodeRecord, dict[str, Any]]]:
@@ -209,6 +217,8 @@ def empty_table() -> EpisodeTable:
 
 def build_table(rows: list[dict[str, Any]]) -> EpisodeTable:
     """Columns from row dicts with the keys of `EpisodeTable.row` plus `record_index`."""
+    import numpy as np
+
     n = len(rows)
 
     def obj(key: str) -> npt.NDArray[np.object_]:
