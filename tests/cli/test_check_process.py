@@ -92,3 +92,19 @@ def test_other_commands_tear_down_normally(tmp_path: Path) -> None:
     """The marker works: a process that is not `check` prints it."""
     proc = _process("script", tmp_path, "--help")  # exits through argparse, not _done
     assert proc.returncode == 0 and b"TEARDOWN" in proc.stderr
+
+
+def test_json_check_imports_neither_numpy_nor_rich(example_run: Any) -> None:
+    """What `check --json` skips (see docs/performance.md): the table's numpy and rich."""
+    script = (
+        "import sys\n"
+        "from evalview.cli import main\n"
+        "code = main(['check', sys.argv[1], '--json'])\n"
+        "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'rich', 'textual'})\n"
+        "assert not heavy, heavy\n"
+        "sys.exit(code)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, _faulty(example_run)],
+                          capture_output=True, timeout=120, check=False)
+    assert proc.returncode == 1, proc.stderr.decode()
+    assert json.loads(proc.stdout)["counts"]["error"] >= 1

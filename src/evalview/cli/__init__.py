@@ -35,7 +35,9 @@ def _module(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name])
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with `only` just that subcommand (enough to parse its
+    arguments, and only its module is imported: `check --json` then loads no rich)."""
     parser = argparse.ArgumentParser(
         prog="evalview",
         usage="evalview [PATH [PATH_B]]   (the terminal app)\n       evalview COMMAND [options]",
@@ -49,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"evalview {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         mod = _module(name)
         p = sub.add_parser(
             name,
@@ -65,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in COMMANDS:
-        parser = build_parser()
+        parser = build_parser(only=args_list[0])
         args = parser.parse_args(args_list)
         return int(_module(args.command).run(args))
     if not args_list or args_list[0] not in ("-h", "--help", "--version"):

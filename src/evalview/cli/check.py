@@ -9,8 +9,6 @@ import sys
 from itertools import groupby
 from pathlib import Path
 
-from rich.markup import escape
-
 from evalview.cli.output import EXIT_OK, EXIT_REFUSED, console, emit_json, fail_unreadable
 
 HELP = "audit a closed run: is the record consistent, and what must a reader know?"
@@ -70,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return _done(EXIT_OK if ok else EXIT_REFUSED)
 
+    from rich.markup import escape  # text only: --json never imports rich
+
     out = console()
     titles = {"error": "Errors", "warning": "Warnings", "info": "Info"}
     styles = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
@@ -115,6 +115,8 @@ def _is_the_check_command() -> bool:
 
 
 def _verdict(path: str, counts: dict[str, int], ok: bool, strict: bool) -> str:
+    from rich.markup import escape
+
     e, w = counts["error"], counts["warning"]
     tally = f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"
     if e:

@@ -1,13 +1,17 @@
-"""Shared output helpers: one JSON document on stdout for --json, rich text otherwise."""
+"""Shared output helpers: one JSON document on stdout for --json, rich text otherwise.
+
+rich is imported when text is written, so a --json run (CI, `check` on a large run) skips it.
+"""
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from rich.console import Console
-from rich.markup import escape
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -25,10 +29,14 @@ def emit_json(document: Any) -> None:
 def console() -> Console:
     """Text output. Soft wrap: long lines are left to the terminal, never broken mid-sentence
     when piped (a pipe has no width, and rich would otherwise hard-wrap at 80 columns)."""
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
 def error_console() -> Console:
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -36,6 +44,8 @@ def fail_unreadable(message: str, *, as_json: bool = False) -> int:
     """Report an unreadable input (exit 2). With --json, stdout still gets one JSON document."""
     if as_json:
         emit_json({"error": message, "exit_code": EXIT_UNREADABLE})
+    from rich.markup import escape
+
     error_console().print(f"[bold red]evalview:[/] {escape(message)}")
     return EXIT_UNREADABLE
 
