@@ -12,8 +12,10 @@ __all__ = ["RULES", "Rule", "audit"]
 def audit(run: Run) -> list[Finding]:
     """Reading findings plus every registered check, in a stable order."""
     import evalview.audit.checks  # noqa: F401  (registers the checks)
+    from evalview.audit.checks._common import ids_computed_once
 
     findings = list(run.reading_findings)
-    for check in CHECKS:
-        findings.extend(check(run))
+    with ids_computed_once(run):
+        for check in CHECKS:
+            findings.extend(check(run))
     return sort_findings(findings)

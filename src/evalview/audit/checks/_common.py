@@ -4,7 +4,8 @@ precise messages where a schema validator would give one generic error per recor
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeGuard
 
 from evalview.model.run import Run
@@ -67,6 +68,33 @@ def describe(v: Any) -> str:
     if isinstance(v, list):
         return "an array"
     return type(v).__name__
+
+
+#: (run, its record ids) for each audit in progress: see `record_ids`.
+_IDS: list[tuple[Run, list[str | None]]] = []
+
+
+def record_ids(run: Run) -> list[str | None]:
+    """`rec.episode_id` of each of `run.records`, in order. Several checks walk the ids; during
+    `audit` (see `ids_computed_once`) they are computed once instead of once per walk."""
+    for memo_run, ids in _IDS:
+        if memo_run is run:
+            return ids
+    return [rec.episode_id for rec in run.records]
+
+
+@contextmanager
+def ids_computed_once(run: Run) -> Iterator[None]:
+    """Within this block, `record_ids(run)` returns one list (the checks do not change records)."""
+    entry = (run, record_ids(run))
+    _IDS.append(entry)
+    try:
+        yield
+    finally:
+        for i, e in enumerate(_IDS):
+            if e is entry:
+                del _IDS[i]
+                break
 
 
 def episodes_unread(run: Run) -> bool:

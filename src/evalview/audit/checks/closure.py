@@ -14,6 +14,7 @@ from evalview.audit.checks._common import (
     episodes_complete,
     episodes_unread,
     is_nonneg_int,
+    record_ids,
     schedule_list,
 )
 from evalview.findings import Finding
@@ -90,7 +91,7 @@ def unattempted_by_fail_fast(run: Run) -> tuple[list[str], str | None] | None:
     schedule = schedule_list(run)
     if schedule is None or episodes_unread(run) or run.protocol.fail_fast is not True:
         return None
-    present = {rec.episode_id for rec in run.records if rec.episode_id is not None}
+    present = {eid for eid in record_ids(run) if eid is not None}
     missing = [eid for eid in dict.fromkeys(schedule) if eid not in present]
     if not missing:
         return None
@@ -98,7 +99,11 @@ def unattempted_by_fail_fast(run: Run) -> tuple[list[str], str | None] | None:
     if k == 0 or any(eid in present for eid in schedule[k:]):
         return None  # nothing ran, or a gap before later records: not a fail-fast stop
     last = schedule[k - 1]
-    statuses = [d.get("status") for rec, d in run.iter_records() if rec.episode_id == last]
+    statuses = [
+        rec.data.get("status")
+        for rec, eid in zip(run.records, record_ids(run), strict=True)
+        if eid == last and rec.data is not None
+    ]
     if statuses[-1:] != ["error"]:
         return None
     return missing, last
@@ -111,7 +116,7 @@ def check_completeness(run: Run) -> Iterator[Finding]:
         return
     if unattempted_by_fail_fast(run) is not None:
         return  # allowed; the publication caveat states it
-    present = {rec.episode_id for rec in run.records if rec.episode_id is not None}
+    present = {eid for eid in record_ids(run) if eid is not None}
     missing = [eid for eid in dict.fromkeys(schedule) if eid not in present]
     if not missing:
         return

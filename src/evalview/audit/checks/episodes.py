@@ -24,6 +24,7 @@ from evalview.audit.checks._common import (
     is_nonempty_str,
     is_nonneg_int,
     is_number,
+    record_ids,
     record_place,
     schedule_list,
     sum_known,
@@ -150,8 +151,9 @@ def check_records(run: Run) -> Iterator[Finding]:
     findings: list[Finding] = []
     components = declared_components(run)
     order = tuple(sorted(components or ()))
-    for rec, data in run.iter_records():
-        _check_record(data, _Rec(rec.line, rec.episode_id, findings), components, order)
+    for rec, eid in zip(run.records, record_ids(run), strict=True):
+        if rec.data is not None:
+            _check_record(rec.data, _Rec(rec.line, eid, findings), components, order)
     yield from findings
 
 
@@ -417,8 +419,7 @@ def check_identity_and_order(run: Run) -> Iterator[Finding]:
     last_pos = -1
     last_id = ""
     disorder: list[Finding] = []
-    for rec in run.records:
-        eid = rec.episode_id
+    for rec, eid in zip(run.records, record_ids(run), strict=True):
         if eid is None:
             continue
         place = record_place(rec.line, eid)
@@ -460,7 +461,8 @@ def check_result_files(run: Run) -> Iterator[Finding]:
         return
     by_id: dict[str, list[str]] = {}
     unreadable = 0
-    record_ids = {rec.episode_id for rec in run.records if rec.episode_id is not None}
+    ids = record_ids(run)
+    known_ids = {eid for eid in ids if eid is not None}
     unparsed = sum(1 for rec in run.records if rec.data is None)
     maybe = (
         f" ({unparsed} line(s) of episodes.jsonl could not be read; it may belong to one)"
@@ -479,7 +481,7 @@ def check_result_files(run: Run) -> Iterator[Finding]:
             )
             continue
         by_id.setdefault(rf.episode_id, []).append(rf.path)
-        if rf.episode_id not in record_ids:
+        if rf.episode_id not in known_ids:
             yield RESULT_ORPHAN(
                 f"{rf.path}: episode.id {rf.episode_id!r} matches no line of episodes.jsonl"
                 f"{maybe}. Add the record or remove the stray result file.",
@@ -498,8 +500,7 @@ def check_result_files(run: Run) -> Iterator[Finding]:
         else ""
     )
     seen: set[str] = set()
-    for rec in run.records:
-        eid = rec.episode_id
+    for rec, eid in zip(run.records, ids, strict=True):
         if eid is None or eid in seen:
             continue
         seen.add(eid)
