@@ -3,6 +3,7 @@ table built only when read (the audit never reads it)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -52,3 +53,10 @@ def test_audit_never_builds_the_table(faulty_run: Path) -> None:
     assert "episodes" not in vars(lazy)
     assert [f.to_json() for f in findings] == [f.to_json() for f in audit(load_run(faulty_run))]
     assert {f.code for f in findings} >= {"EV104", "EV322"}
+
+
+def test_replace_on_a_lazy_run_gives_a_full_copy(faulty_run: Path) -> None:
+    lazy = load_run(faulty_run, lazy_table=True)
+    copy = dataclasses.replace(lazy, message_key="other")
+    assert copy.message_key == "other" and copy.episodes is lazy.episodes
+    assert _rows(copy) == _rows(load_run(faulty_run))

@@ -365,9 +365,15 @@ def _load_closed_run(path: Path, message_key: str, lazy_table: bool) -> Run:
 
 
 class _LazyTableRun(Run):
-    """A Run whose episode table is built from its rows the first time it is read."""
+    """A Run whose episode table is built from its rows the first time it is read. Without
+    `table_rows` (as `dataclasses.replace` calls it, with `episodes`), a plain Run."""
 
-    def __init__(self, *, table_rows: Callable[[], list[dict[str, Any]]], **fields: Any) -> None:
+    def __init__(
+        self, *, table_rows: Callable[[], list[dict[str, Any]]] | None = None, **fields: Any
+    ) -> None:
+        if table_rows is None:
+            super().__init__(**fields)
+            return
         super().__init__(episodes=cast(EpisodeTable, None), **fields)
         del self.__dict__["episodes"]  # so the cached property below answers
         self._table_rows = table_rows
