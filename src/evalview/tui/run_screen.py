@@ -7,7 +7,6 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
@@ -42,10 +41,7 @@ class RunScreen(Screen[None]):
         with TabbedContent(initial=initial, id="tabs"):
             for i, tab in enumerate(TABS, 1):
                 with TabPane(f"{i} {tab.title}", id=tab.id):
-                    pane = tab.make(self.session, f"{tab.id}-pane")
-                    # Hidden tabs mount after the first frame, so the header and the first tab
-                    # of a 10,000-episode run paint without waiting for every table.
-                    yield pane if tab.id == initial else Lazy(pane)
+                    yield tab.make(self.session, f"{tab.id}-pane")
         yield Footer()
 
     def action_tab(self, number: int) -> None:
@@ -54,23 +50,20 @@ class RunScreen(Screen[None]):
 
     def show_tab(self, tab_id: str) -> None:
         self.query_one(TabbedContent).active = tab_id
-        pane = self.query_one(f"#{tab_id}-pane")
-        self.call_after_refresh(self._focus_in, pane)
+        self.call_after_refresh(self._focus_in, tab_id)
 
-    @staticmethod
-    def _focus_in(pane: object) -> None:
-        from textual.widget import Widget
-
-        if isinstance(pane, Widget):
-            for child in pane.query("VirtualTable, DataTable"):
-                if child.focusable:
-                    child.focus()
+    def _focus_in(self, tab_id: str) -> None:
+        """Focus the first table of a tab, so arrows and Enter work at once."""
+        for child in self.query(f"#{tab_id}-pane").results():
+            for table in child.query("VirtualTable, DataTable"):
+                if table.focusable:
+                    table.focus()
                     return
 
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.pane.id:
-            self.call_after_refresh(self._focus_in, self.query_one(f"#{event.pane.id}-pane"))
+            self.call_after_refresh(self._focus_in, event.pane.id)
 
     @property
     def episodes(self) -> EpisodesPane:

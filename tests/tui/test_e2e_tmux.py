@@ -1,0 +1,102 @@
+"""End to end: the installed `evalview` command in a real terminal (tmux), driven by keys."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tui_helpers import EXAMPLE
+
+pytestmark = pytest.mark.e2e
+
+TIMEOUT = 30.0
+
+
+class Terminal:
+    """One tmux server on its own socket, so parallel runs never meet; always killed."""
+
+    def __init__(self) -> None:
+        tmux = shutil.which("tmux")
+        if tmux is None:
+            raise AssertionError(
+                "tmux is not installed; the end-to-end test needs it (apt-get install tmux)"
+            )
+        self.base = [tmux, "-L", f"evalview-test-{uuid.uuid4().hex[:10]}"]
+
+    def start(self, command: str) -> None:
+        """Run `command`, then print its exit status and keep the pane open to read it."""
+        wrapped = f"{command}; echo EVALVIEW-EXIT=$?; sleep {int(TIMEOUT) * 4}"
+        subprocess.run(
+            [*self.base, "new-session", "-d", "-x", "140", "-y", "40", wrapped], check=True
+        )
+
+    def screen(self) -> str:
+        return subprocess.run(
+            [*self.base, "capture-pane", "-p"], capture_output=True, text=True, check=False
+        ).stdout
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run([*self.base, "send-keys", *keys], check=True)
+
+    def wait_for(self, text: str) -> str:
+        end = time.monotonic() + TIMEOUT
+        while time.monotonic() < end:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} not on screen within {TIMEOUT} s; screen:\n{self.screen()}")
+
+    def exit_status(self) -> str:
+        """Wait for the command to end; its exit status as printed by the wrapper."""
+        screen = self.wait_for("EVALVIEW-EXIT=")
+        return screen.split("EVALVIEW-EXIT=")[1].split()[0]
+
+    def kill(self) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True, check=False)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    term = Terminal()
+    try:
+        yield term
+    finally:
+        term.kill()
+
+
+def _evalview() -> str:
+    exe = Path(sys.executable).parent / "evalview"
+    found = str(exe) if exe.exists() else shutil.which("evalview")
+    assert found, "the evalview command is not installed (pip install -e .)"
+    return found
+
+
+def test_open_browse_and_quit_in_a_real_terminal(terminal: Terminal) -> None:
+    terminal.start(f"{_evalview()} {EXAMPLE}")
+    screen = terminal.wait_for("successes / selected")
+    assert "run-1" in screen and "Overview" in screen
+    terminal.keys("2")
+    terminal.wait_for("Wilson 95 %")
+    terminal.keys("Enter")  # the first task's episodes
+    screen = terminal.wait_for("episodes of")
+    assert "task=task-00" in screen
+    terminal.keys("Enter")  # the first episode's record
+    screen = terminal.wait_for("from episodes.jsonl, line 1")
+    assert '"schema_version"' in screen
+    terminal.keys("Escape")
+    terminal.wait_for("episodes of")
+    terminal.keys("q")
+    assert terminal.exit_status() == "0"
+
+
+def test_missing_path_exits_2_without_starting_the_app(terminal: Terminal, tmp_path: Path) -> None:
+    terminal.start(f"{_evalview()} {tmp_path / 'nope'}")
+    assert terminal.exit_status() == "2"
+    assert "no such file or directory" in terminal.screen()
