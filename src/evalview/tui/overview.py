@@ -74,8 +74,10 @@ def aggregate_card(card: Scorecard) -> RenderableType:
 def errors_card(card: Scorecard) -> RenderableType:
     grid = _grid()
     for cat, n in card.error_categories.items():
-        note = "  pending a re-run, not a failure" if cat == "infrastructure" and n else ""
-        grid.add_row(cat, Text(f"{n:,}{note}", style="red" if n else "dim"))
+        if cat == "infrastructure" and n:
+            grid.add_row(cat, Text(f"{n:,}  pending a re-run, not a failure", style="yellow"))
+        else:
+            grid.add_row(cat, Text(f"{n:,}", style="red" if n else "dim"))
     return grid
 
 
@@ -104,7 +106,7 @@ def audit_card(session: Session) -> RenderableType:
     for sev in ("error", "warning", "info"):
         n = session.counts.get(sev, 0)
         grid.add_row(
-            Text(f"{SEVERITY_MARK[sev]} {sev}s"),
+            Text(f"{SEVERITY_MARK[sev]} {'info' if sev == 'info' else sev + 's'}"),
             Text(f"{n:,}", style=SEVERITY_STYLE[sev] if n else "dim"),
         )
     return grid

@@ -1,0 +1,118 @@
+"""Regenerate screenshots/*.svg (and *.png when headless Chromium is installed) of every screen.
+
+    python scripts/screenshots.py                 # the bundled sample run
+    python scripts/screenshots.py --run PATH      # another run
+
+Each capture is the real app (Textual's own SVG export) driven by the same keys a person would
+press. The run is opened by a path relative to its parent, so no machine path ends up in a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from evalview.tui.app import EvalViewApp
+from evalview.tui.episodes import EpisodeFilter, EpisodesPane
+from evalview.tui.session import open_session
+from evalview.tui.tabs import TABS
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "screenshots"
+SIZE = (150, 44)
+
+Step = Callable[[Pilot[Any]], Awaitable[None]]
+
+
+def keys(*pressed: str) -> Step:
+    async def step(pilot: Pilot[Any]) -> None:
+        await pilot.press(*pressed)
+
+    return step
+
+
+async def _errors_only(pilot: Pilot[Any]) -> None:
+    await pilot.press(str(1 + [t.id for t in TABS].index("episodes")))
+    pilot.app.screen.query_one(EpisodesPane).set_filter(EpisodeFilter(status="error"))
+
+
+def _tab(tab_id: str) -> Step:
+    return keys(str(1 + [t.id for t in TABS].index(tab_id)))
+
+
+def shots() -> dict[str, list[Step]]:
+    """Screenshot name -> the steps that reach it from the opened app."""
+    plan: dict[str, list[Step]] = {}
+    for i, tab in enumerate(TABS, 1):
+        plan[f"{i:02d}-{tab.id}"] = [keys(str(i))]
+    n = len(TABS) + 1
+    plan[f"{n:02d}-episodes-errors"] = [_errors_only]
+    plan[f"{n + 1:02d}-record"] = [_tab("episodes"), keys("down", "down", "enter")]
+    plan[f"{n + 2:02d}-help"] = [keys("question_mark")]
+    plan[f"{n + 3:02d}-palette"] = [keys("ctrl+p"), keys(*"seed1003")]
+    return plan
+
+
+async def capture(run: Path, name: str, steps: list[Step]) -> Path:
+    session = open_session(run)
+    app = EvalViewApp(run, session=session)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for step in steps:
+            await step(pilot)
+            await pilot.pause(0.3)
+        await pilot.pause(0.3)
+        path = OUT / f"{name}.svg"
+        app.save_screenshot(path.name, path=str(OUT))
+    return path
+
+
+def to_png(svg: Path) -> bool:
+    """Rasterize with headless Chromium if present (Debian's `chromium` package)."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        return False
+    width, height = SIZE[0] * 10 + 40, SIZE[1] * 21 + 90
+    result = subprocess.run(
+        [
+            chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            f"--screenshot={svg.with_suffix('.png')}", f"--window-size={width},{height}",
+            svg.resolve().as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    return result.returncode == 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", type=Path, default=None)
+    parser.add_argument("--no-png", action="store_true", help="write the SVGs only")
+    args = parser.parse_args(argv)
+    if args.run is None:
+        from evalview.samples import bundled_sample_path
+
+        args.run = bundled_sample_path()
+    run = args.run.resolve()
+    OUT.mkdir(exist_ok=True)
+    os.chdir(run.parent)
+    for name, steps in shots().items():
+        svg = asyncio.run(capture(Path(run.name), name, steps))
+        png = "" if args.no_png else (" + png" if to_png(svg) else " (no png: chromium missing)")
+        print(f"{svg.relative_to(ROOT)}{png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
