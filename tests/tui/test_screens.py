@@ -68,6 +68,27 @@ def test_loads_in_a_worker_and_shows_the_verdict_and_headline() -> None:
     run(main())
 
 
+def test_the_bootstrap_arrives_after_the_first_paint(example_session: Session) -> None:
+    async def main() -> None:
+        app = EvalViewApp(EXAMPLE)
+        async with app.run_test(size=SIZE) as pilot:
+            await opened(pilot)
+            session = app.session
+            assert session is not None
+            await wait_for(pilot, lambda: not session.bootstrap_pending)
+            await pilot.pause()
+            full = example_session.scorecard
+            assert full is not None and full.aggregate.bootstrap is not None
+            assert session.scorecard is not None
+            assert session.scorecard.aggregate.bootstrap == full.aggregate.bootstrap
+            lo, hi = full.aggregate.bootstrap
+            text = _text(app, "#card-aggregate")
+            assert f"{100 * lo:.1f} % – {100 * hi:.1f} %" in text
+            assert "computing" not in text
+
+    run(main())
+
+
 def test_missing_path_shows_a_message_not_a_traceback(tmp_path: Path) -> None:
     async def main() -> None:
         app = EvalViewApp(tmp_path / "no-such-run")

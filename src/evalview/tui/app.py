@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.app import App
@@ -18,8 +18,11 @@ from evalview.tui.export_screen import ExportProvider, open_export
 from evalview.tui.help import HelpScreen
 from evalview.tui.loading import LoadingScreen, UnreadableScreen
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import Session, open_session
+from evalview.tui.session import Session, finish_bootstrap, open_session
 from evalview.tui.theme import EVALVIEW_THEME
+
+if TYPE_CHECKING:
+    from evalview.stats import Scorecard
 
 
 class EvalViewApp(App[int]):
@@ -45,6 +48,14 @@ class EvalViewApp(App[int]):
         def __init__(self, session: Session) -> None:
             super().__init__()
             self.session = session
+
+    class Scored(Message):
+        """The full scorecard (with the seed bootstrap) is ready."""
+
+        def __init__(self, scorecard: Scorecard | None, refusal: str | None) -> None:
+            super().__init__()
+            self.scorecard = scorecard
+            self.refusal = refusal
 
     class Failed(Message):
         def __init__(self, message: str) -> None:
@@ -75,7 +86,7 @@ class EvalViewApp(App[int]):
                 self.post_message(self.Progress(index, stage))
 
         try:
-            session = open_session(self.path, progress)
+            session = open_session(self.path, progress, defer_bootstrap=True)
         except InputError as exc:
             self.post_message(self.Failed(str(exc)))
             return
@@ -84,8 +95,13 @@ class EvalViewApp(App[int]):
                 self.Failed(f"evalview failed while opening the run ({type(exc).__name__}: {exc}).")
             )
             return
-        if not worker.is_cancelled:
-            self.post_message(self.Loaded(session))
+        if worker.is_cancelled:
+            return
+        self.post_message(self.Loaded(session))
+        if session.bootstrap_pending:
+            card, refusal = finish_bootstrap(session)
+            if not worker.is_cancelled:
+                self.post_message(self.Scored(card, refusal))
 
     def on_eval_view_app_progress(self, message: Progress) -> None:
         if isinstance(self.screen, LoadingScreen):
@@ -94,6 +110,16 @@ class EvalViewApp(App[int]):
     def on_eval_view_app_loaded(self, message: Loaded) -> None:
         self.session = message.session
         self.switch_screen(RunScreen(message.session))
+
+    def on_eval_view_app_scored(self, message: Scored) -> None:
+        session = self.session
+        if session is None:
+            return
+        session.scorecard, session.score_refusal = message.scorecard, message.refusal
+        session.bootstrap_pending = False
+        for screen in self.screen_stack:
+            if isinstance(screen, RunScreen):
+                screen.scores_updated()
 
     def on_eval_view_app_failed(self, message: Failed) -> None:
         self.switch_screen(UnreadableScreen(self.path, message.message))

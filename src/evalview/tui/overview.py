@@ -42,7 +42,7 @@ def denominators_card(card: Scorecard) -> RenderableType:
     return grid
 
 
-def aggregate_card(card: Scorecard) -> RenderableType:
+def aggregate_card(card: Scorecard, *, bootstrap_pending: bool = False) -> RenderableType:
     a = card.aggregate
     grid = _grid()
     grid.add_row("aggregate", Text(f"{a.name} (mean of {a.tasks} per-task rates)", style="bold"))
@@ -59,6 +59,8 @@ def aggregate_card(card: Scorecard) -> RenderableType:
                 f"{pct(a.bootstrap[0])} – {pct(a.bootstrap[1])}  "
                 f"(B = {a.resamples:,}, random.Random(7))",
             )
+        elif bootstrap_pending:
+            grid.add_row("95 % seed bootstrap", Text("computing… (B = 10,000)", style="dim"))
         else:
             grid.add_row("seed bootstrap", Text("off", style="dim"))
     parts: list[RenderableType] = [grid]
@@ -126,13 +128,25 @@ class OverviewPane(VerticalScroll):
                 if card is None:
                     yield _card("Scores", Text(str(self.session.score_refusal), style="yellow"))
                 else:
-                    yield _card("Aggregate", aggregate_card(card), id="card-aggregate")
+                    yield _card(
+                        "Aggregate",
+                        aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending),
+                        id="card-aggregate",
+                    )
                     yield _card("Denominators", denominators_card(card), id="card-denominators")
             with Vertical(classes="card-column"):
                 if card is not None:
                     yield _card("Error categories", errors_card(card), id="card-errors")
                 yield _card("Protocol", protocol_card(self.session), id="card-protocol")
                 yield _card("Audit", audit_card(self.session), id="card-audit")
+
+
+    def scores_updated(self) -> None:
+        card = self.session.scorecard
+        if card is not None:
+            self.query_one("#card-aggregate", Static).update(
+                aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending)
+            )
 
 
 def _card(title: str, body: RenderableType, *, id: str | None = None) -> Static:

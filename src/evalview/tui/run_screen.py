@@ -13,6 +13,7 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.header import RunHeader
 from evalview.tui.messages import ShowEpisodes
+from evalview.tui.overview import OverviewPane
 from evalview.tui.record import RecordScreen
 from evalview.tui.session import Session
 from evalview.tui.tabs import TABS
@@ -64,6 +65,11 @@ class RunScreen(Screen[None]):
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.pane.id:
             self.call_after_refresh(self._focus_in, event.pane.id)
+
+    def scores_updated(self) -> None:
+        """The full scorecard arrived (the bootstrap finished): redraw what shows it."""
+        for pane in self.query(OverviewPane):
+            pane.scores_updated()
 
     @property
     def episodes(self) -> EpisodesPane:
