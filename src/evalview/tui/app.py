@@ -95,13 +95,15 @@ class EvalViewApp(App[int]):
                 self.Failed(f"evalview failed while opening the run ({type(exc).__name__}: {exc}).")
             )
             return
-        if worker.is_cancelled:
-            return
-        self.post_message(self.Loaded(session))
-        if session.bootstrap_pending:
-            card, refusal = finish_bootstrap(session)
-            if not worker.is_cancelled:
-                self.post_message(self.Scored(card, refusal))
+        if not worker.is_cancelled:
+            self.post_message(self.Loaded(session))
+
+    @work(thread=True, exclusive=True, group="bootstrap")
+    def _bootstrap(self, session: Session) -> None:
+        """The seed bootstrap, started once the run screen has painted (it holds the GIL)."""
+        card, refusal = finish_bootstrap(session)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Scored(card, refusal))
 
     def on_eval_view_app_progress(self, message: Progress) -> None:
         if isinstance(self.screen, LoadingScreen):
@@ -110,6 +112,8 @@ class EvalViewApp(App[int]):
     def on_eval_view_app_loaded(self, message: Loaded) -> None:
         self.session = message.session
         self.switch_screen(RunScreen(message.session))
+        if message.session.bootstrap_pending:
+            self.call_after_refresh(self._bootstrap, message.session)
 
     def on_eval_view_app_scored(self, message: Scored) -> None:
         session = self.session

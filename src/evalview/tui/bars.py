@@ -19,12 +19,19 @@ def interval_bar(lo: float, hi: float, point: float | None, width: int = 25) -> 
 
     a, b = cell(lo), cell(hi)
     dot = cell(point) if point is not None else None
+    kinds = ["in" if a <= i <= b else "out" for i in range(width)]
+    if dot is not None:
+        kinds[dot] = "dot"
+    # One span per run of equal cells (a handful per bar), not one per cell.
     text = Text(no_wrap=True)
-    for i in range(width):
-        if i == dot:
-            text.append("●", style="bold")
-        elif a <= i <= b:
-            text.append("━", style="cyan")
-        else:
-            text.append("·", style="dim")
+    start = 0
+    for i in range(1, width + 1):
+        if i == width or kinds[i] != kinds[start]:
+            kind = kinds[start]
+            text.append(_GLYPH[kind] * (i - start), style=_STYLE[kind])
+            start = i
     return text
+
+
+_GLYPH = {"in": "━", "out": "·", "dot": "●"}
+_STYLE = {"in": "cyan", "out": "dim", "dot": "bold"}
