@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
-from tui_helpers import EXAMPLE, SIZE, opened, run, wait_for, with_app
+from tui_helpers import EXAMPLE, REPO, SIZE, opened, run, wait_for, with_app
 
 from evalview.model.run import ERROR
 from evalview.tui.app import EvalViewApp
@@ -22,7 +22,7 @@ from evalview.tui.help import HelpScreen
 from evalview.tui.loading import UnreadableScreen
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import Session
+from evalview.tui.session import Session, open_session
 from evalview.tui.tasks import TasksPane
 from evalview.tui.vtable import VirtualTable
 
@@ -329,3 +329,49 @@ def test_command_palette_jumps_to_a_task(example_session: Session) -> None:
         assert app.screen.query_one(EpisodesPane).filter.task == task
 
     with_app(example_session, body)
+
+
+def test_typing_q_in_the_search_box_searches_instead_of_quitting(
+    example_session: Session,
+) -> None:
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        await pilot.press("3", "slash", "q")
+        await pilot.pause()
+        assert app.is_running
+        assert app.screen.query_one(EpisodesPane).filter.text == "q"
+
+    with_app(example_session, body)
+
+
+def test_mouse_click_moves_the_cursor_and_a_second_click_opens(
+    example_session: Session,
+) -> None:
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        await pilot.press("3")
+        await pilot.pause()
+        table = app.screen.query_one("#episodes-table", VirtualTable)
+        await pilot.click(table, offset=(30, 3))  # line 0 is the header: row 2
+        await pilot.pause()
+        assert table.cursor_row == 2
+        await pilot.click(table, offset=(30, 3))
+        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        assert isinstance(app.screen, RecordScreen)
+        assert app.screen.row == 2
+
+    with_app(example_session, body)
+
+
+def test_an_unattempted_case_says_it_has_no_record() -> None:
+    session = open_session(REPO / "sample_runs" / "fail-fast")
+    ep = session.run.episodes
+    unattempted = np.flatnonzero(ep.status == "unattempted")
+    assert len(unattempted), "the fail-fast sample stops early and leaves cases unattempted"
+
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        assert isinstance(app.screen, RunScreen)
+        app.screen.open_record(int(unattempted[0]))
+        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        await pilot.pause()
+        assert "never attempted" in _text(app, "#detail-content")
+
+    with_app(session, body)
