@@ -17,9 +17,9 @@ DESCRIPTION = """\
 Open the evalview terminal app on a closed-run directory (the one holding manifest.json) or a
 results JSON. With no PATH it opens a bundled 24-task x 50-seed sample run, to look around.
 
-In the app: 1-5 switch tabs (Overview, Tasks, Episodes, Errors, Findings), Enter opens what is
-under the cursor, Esc goes back, / searches episodes, ctrl+p jumps to a task or an episode id,
-? lists every key, q quits.
+In the app: the number keys switch tabs (Overview, Tasks, Episodes, Errors, Findings, ...),
+Enter opens what is under the cursor, Esc goes back, / searches episodes, ctrl+p jumps to a task
+or an episode id, ? lists every key, q quits.
 """
 EPILOG = """\
 exit codes: 0 closed normally, 2 the path does not exist or cannot be opened.
