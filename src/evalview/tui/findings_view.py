@@ -71,11 +71,13 @@ class FindingsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         counts = self.session.counts
+        tally = "  ".join(
+            f"[{SEVERITY_STYLE[sev] if counts.get(sev, 0) else 'dim'}]"
+            f"{SEVERITY_MARK[sev]} {counts.get(sev, 0)} {label}[/]"
+            for sev, label in (("error", "errors"), ("warning", "warnings"), ("info", "info"))
+        )
         yield Static(
-            f"[bold red]{counts.get('error', 0)} errors[/]  "
-            f"[bold yellow]{counts.get('warning', 0)} warnings[/]  "
-            f"[blue]{counts.get('info', 0)} info[/]   "
-            "[dim]Enter opens the record or file a finding names[/]",
+            f"{tally}   [dim]Enter opens the record or file a finding names[/]",
             classes="pane-title",
         )
         yield VirtualTable(COLUMNS, id="findings-table")
