@@ -23,7 +23,8 @@ from textual.pilot import Pilot
 
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
-from evalview.tui.session import open_session
+from evalview.tui.loading import LoadingScreen
+from evalview.tui.session import STAGES, open_session
 from evalview.tui.tabs import TABS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,9 +50,18 @@ def _tab(tab_id: str) -> Step:
     return keys(str(1 + [t.id for t in TABS].index(tab_id)))
 
 
+async def _loading(pilot: Pilot[Any]) -> None:
+    """The loading screen as the worker shows it mid-way (the real one is gone in a second)."""
+    app = pilot.app
+    assert isinstance(app, EvalViewApp)
+    screen = LoadingScreen(app.path)
+    await app.push_screen(screen)
+    screen.set_stage(1, STAGES[1])
+
+
 def shots() -> dict[str, list[Step]]:
     """Screenshot name -> the steps that reach it from the opened app."""
-    plan: dict[str, list[Step]] = {}
+    plan: dict[str, list[Step]] = {"00-loading": [_loading]}
     for i, tab in enumerate(TABS, 1):
         plan[f"{i:02d}-{tab.id}"] = [keys(str(i))]
     n = len(TABS) + 1
