@@ -375,3 +375,24 @@ def test_an_unattempted_case_says_it_has_no_record() -> None:
         assert "never attempted" in _text(app, "#detail-content")
 
     with_app(session, body)
+
+
+def test_an_80_column_terminal_keeps_the_headline_and_scrolls_tables_sideways(
+    example_session: Session,
+) -> None:
+    async def main() -> None:
+        app = EvalViewApp(example_session.path, session=example_session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await opened(pilot)
+            headline = app.screen.query_one("#headline", Static)
+            assert headline.region.height == 1 and headline.region.y < 3
+            assert _text(app, "#headline").startswith("successes / selected")
+            await pilot.press("3")
+            table = app.screen.query_one("#episodes-table", VirtualTable)
+            await wait_for(pilot, lambda: app.focused is table)
+            assert table.virtual_size.width > table.size.width
+            await pilot.press("right", "right", "right")
+            await pilot.pause()
+            assert table.scroll_offset.x > 0
+
+    run(main())

@@ -30,6 +30,8 @@ class EvalViewApp(App[int]):
 
     CSS_PATH = "evalview.tcss"
     TITLE = "evalview"
+    #: Below 110 columns the overview stacks its cards (`.-narrow` in evalview.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (Textual's API)
     COMMANDS: ClassVar = App.COMMANDS | {JumpProvider, ExportProvider}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit", id="app.quit"),

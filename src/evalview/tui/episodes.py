@@ -140,15 +140,16 @@ class EpisodesPane(Vertical):
         ep = self.session.run.episodes
         present_status = [s for s in STATUSES if np.any(ep.status == s)]
         with Horizontal(id="episode-filters", classes="filters"):
-            yield Select(_options(self.session.run.tasks), prompt="task", id="f-task")
-            yield Select(_options(present_status), prompt="status", id="f-status")
+            yield Select(_options(self.session.run.tasks), prompt="task", id="f-task", compact=True)
+            yield Select(_options(present_status), prompt="status", id="f-status", compact=True)
             yield Select(
                 _options((*ERROR_CATEGORIES, UNKNOWN_CATEGORY)),
                 prompt="error category",
                 id="f-category",
+                compact=True,
             )
-            yield Select(_options(OUTCOMES), prompt="outcome", id="f-outcome")
-            yield Input(placeholder="search id, message, reason…  (/)", id="f-text")
+            yield Select(_options(OUTCOMES), prompt="outcome", id="f-outcome", compact=True)
+            yield Input(placeholder="search id, message, reason…  (/)", id="f-text", compact=True)
         yield VirtualTable(COLUMNS, id="episodes-table")
         yield Static(id="episodes-status", classes="status-line")
 

@@ -63,6 +63,8 @@ class VirtualTable(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", "Page down", show=False),
         Binding("home", "jump(0)", "First", show=False),
         Binding("end", "jump(-1)", "Last", show=False),
+        Binding("left,h", "scroll_left", "Left", show=False),
+        Binding("right,l", "scroll_right", "Right", show=False),
         Binding("enter", "select", "Open", id="table.open"),
     ]
 
@@ -100,7 +102,8 @@ class VirtualTable(ScrollView, can_focus=True):
         """Replace the rows: nothing is rendered until it scrolls into view."""
         self.row_count = count
         self._source = source
-        self.virtual_size = Size(self._total_width(), count + 1)
+        flexible = sum(1 for c in self.columns if c.width == 0)
+        self.virtual_size = Size(self._total_width() + flexible * self.MIN_FLEX, count + 1)
         self.cursor_row = min(self.cursor_row, max(count - 1, 0))
         self.scroll_to(y=0, animate=False)
         self.cursor_row = 0
@@ -109,12 +112,22 @@ class VirtualTable(ScrollView, can_focus=True):
             self.post_message(self.Highlighted(self, 0))
 
     def _total_width(self) -> int:
-        return sum(c.width + 1 for c in self.columns)
+        """Width of the fixed columns (and their gaps)."""
+        return sum(c.width + 1 for c in self.columns if c.width)
 
     # -- rendering ---------------------------------------------------------------------------
 
+    #: Narrowest a flexible column gets before the table scrolls sideways instead.
+    MIN_FLEX = 16
+
+    def _line_width(self) -> int:
+        """The full width of a line: the view, or more when the fixed columns need it."""
+        view = self.scrollable_content_region.width or self.size.width
+        flexible = sum(1 for c in self.columns if c.width == 0)
+        return max(view, self._total_width() + flexible * self.MIN_FLEX)
+
     def _widths(self) -> list[int]:
-        width = self.scrollable_content_region.width or self.size.width
+        width = self._line_width()
         widths = [c.width for c in self.columns]
         flexible = [i for i, w in enumerate(widths) if w == 0]
         fixed = sum(w + 1 for w in widths if w)
@@ -145,12 +158,15 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
+        full = self._line_width()
         widths = self._widths()
         base = self.rich_style
+        left = int(self.scroll_offset.x)
         if y == 0:
             style = base + self.get_component_rich_style("vtable--header")
             cells = [Text(c.label) for c in self.columns]
-            return Strip(self._line(cells, widths, style)).adjust_cell_length(width, style)
+            strip = Strip(self._line(cells, widths, style)).adjust_cell_length(full, style)
+            return strip.crop(left, left + width).adjust_cell_length(width, style)
         row = int(self.scroll_offset.y) + y - 1
         if row >= self.row_count:
             return Strip.blank(width, base)
@@ -160,8 +176,8 @@ class VirtualTable(ScrollView, can_focus=True):
         if row == self.cursor_row:
             style = style + self.get_component_rich_style("vtable--cursor")
         style = style + Style(meta={"row": row})
-        strip = Strip(self._line(self._source(row), widths, style))
-        return strip.adjust_cell_length(width, style)
+        strip = Strip(self._line(self._source(row), widths, style)).adjust_cell_length(full, style)
+        return strip.crop(left, left + width).adjust_cell_length(width, style)
 
     # -- cursor ------------------------------------------------------------------------------
 
@@ -210,4 +226,8 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
+        self.refresh()
+
+    def watch_scroll_x(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_x(old_value, new_value)
         self.refresh()
