@@ -31,6 +31,21 @@ OUTCOMES = ("success", "failure", "none")
 
 _STATUS_STYLE = {COMPLETED: "", ERROR: "bold red", UNATTEMPTED: "yellow", INVALID: "bold magenta"}
 
+def columns(session: Session) -> tuple[Column, ...]:
+    """The episode table's columns, the id and task ones as wide as the run needs (capped)."""
+    ep = session.run.episodes
+
+    def widest(values: Any, least: int, most: int) -> int:
+        return min(max([least, *(len(str(v)) for v in values)]), most)
+
+    return (
+        Column("#", 6, "right"),
+        Column("episode", widest(ep.ids, 8, 40)),
+        Column("task", widest(session.run.tasks, 6, 28)),
+        *COLUMNS[3:],
+    )
+
+
 COLUMNS = (
     Column("#", 6, "right"),
     Column("episode", 24),
@@ -150,7 +165,7 @@ class EpisodesPane(Vertical):
             )
             yield Select(_options(OUTCOMES), prompt="outcome", id="f-outcome", compact=True)
             yield Input(placeholder="search id, message, reason…  (/)", id="f-text", compact=True)
-        yield VirtualTable(COLUMNS, id="episodes-table")
+        yield VirtualTable(columns(self.session), id="episodes-table")
         yield Static(id="episodes-status", classes="status-line")
 
     def on_mount(self) -> None:
