@@ -84,6 +84,7 @@ def test_open_browse_and_quit_in_a_real_terminal(terminal: Terminal) -> None:
     assert "run-1" in screen and "Overview" in screen
     terminal.keys("2")
     terminal.wait_for("Wilson 95 %")
+    time.sleep(0.3)  # a person's pause between keys; the tab's table takes focus meanwhile
     terminal.keys("Enter")  # the first task's episodes
     screen = terminal.wait_for("episodes of")
     assert "task=task-00" in screen

@@ -41,9 +41,10 @@ async def wait_for(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float =
 async def opened(pilot: Pilot[Any]) -> RunScreen:
     """Wait until the app shows its run screen and return it."""
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunScreen))
-    await pilot.pause()
     screen = pilot.app.screen
     assert isinstance(screen, RunScreen)
+    await wait_for(pilot, lambda: screen.all_mounted)
+    await pilot.pause()
     return screen
 
 
