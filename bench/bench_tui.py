@@ -22,6 +22,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -106,8 +107,8 @@ def _tmux(path: Path) -> dict[str, float] | None:
     exe = shutil.which("evalview") or str(Path(sys.executable).parent / "evalview")
     if tmux is None:
         return None
-    sock = f"evalview-bench-{uuid.uuid4().hex[:8]}"
-    base = [tmux, "-L", sock]
+    sock_dir = tempfile.mkdtemp(prefix="evalview-bench-")
+    base = [tmux, "-S", str(Path(sock_dir) / f"tmux-{uuid.uuid4().hex[:8]}")]
     out: dict[str, float] = {}
     try:
         t0 = time.perf_counter()
@@ -129,6 +130,7 @@ def _tmux(path: Path) -> dict[str, float] | None:
         subprocess.run([*base, "send-keys", "q"], check=False)
     finally:
         subprocess.run([*base, "kill-server"], capture_output=True, check=False)
+        shutil.rmtree(sock_dir, ignore_errors=True)
     return out
 
 

@@ -19,15 +19,15 @@ TIMEOUT = 30.0
 
 
 class Terminal:
-    """One tmux server on its own socket, so parallel runs never meet; always killed."""
+    """One tmux server on its own socket (in a temp dir), so runs never meet; always killed."""
 
-    def __init__(self) -> None:
+    def __init__(self, socket_dir: Path) -> None:
         tmux = shutil.which("tmux")
         if tmux is None:
             raise AssertionError(
                 "tmux is not installed; the end-to-end test needs it (apt-get install tmux)"
             )
-        self.base = [tmux, "-L", f"evalview-test-{uuid.uuid4().hex[:10]}"]
+        self.base = [tmux, "-S", str(socket_dir / f"tmux-{uuid.uuid4().hex[:10]}")]
 
     def start(self, command: str) -> None:
         """Run `command`, then print its exit status and keep the pane open to read it."""
@@ -63,8 +63,8 @@ class Terminal:
 
 
 @pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    term = Terminal()
+def terminal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Terminal]:
+    term = Terminal(tmp_path_factory.mktemp("tmux"))
     try:
         yield term
     finally:
