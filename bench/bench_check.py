@@ -295,10 +295,15 @@ def write_docs(env_line: str, rows: list[tuple[str, str]], verdicts: dict[str, b
         "```",
         "",
     ]
+    replace_section(SECTION, body)
+
+
+def replace_section(section: str, body: list[str]) -> None:
+    """Replace one `## ` section of docs/performance.md (each bench script owns its own)."""
     text = DOCS.read_text(encoding="utf-8") if DOCS.exists() else "# Performance\n\n"
     lines = text.splitlines()
-    if SECTION in lines:
-        start = lines.index(SECTION)
+    if section in lines:
+        start = lines.index(section)
         end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")),
                    len(lines))
         lines[start:end] = body
