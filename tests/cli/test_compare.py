@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "compare"))
-from closed_runs import write_run
-
 from evalview.cli import main
+from helpers.closed_runs import write_run
 
 
 def _pair(tmp_path: Path, **b_manifest: object) -> tuple[str, str]:

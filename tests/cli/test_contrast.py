@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "compare"))
-from closed_runs import outcomes_for, write_run
-
 from evalview.cli import main
+from helpers.closed_runs import outcomes_for, write_run
 
 
 def _reads(tmp_path: Path, keys: tuple[str, ...] = ("42", "43", "44")) -> dict[str, list[str]]:

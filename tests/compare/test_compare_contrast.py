@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from closed_runs import outcomes_for, write_run
-
 from evalview.compare.contrast import contrast_runs, relative_statistic
 from evalview.compare.reads import Refused
 from evalview.load import load_run
 from evalview.model.run import Run
+from helpers.closed_runs import outcomes_for, write_run
 
 Counts = dict[str, tuple[int, int]]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,12 +10,10 @@ from scipy.stats import norm
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportions_ztest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from closed_runs import write_run
-
 from evalview.compare.paired import compare_runs, paired_counts, verdict
 from evalview.compare.reads import Refused
 from evalview.load import load_run
+from helpers.closed_runs import write_run
 
 
 def _ids(task: str, n: int) -> list[str]:

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 from textual.widgets import DataTable, Static
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "compare"))
-from closed_runs import write_run
-
 from evalview.tui.compare_screen import CompareApp, CompareScreen, MessageScreen
+from helpers.closed_runs import write_run
 
 
 def _runs(tmp_path: Path, **b_manifest: object) -> tuple[Path, Path]:
