@@ -108,3 +108,29 @@ def test_json_check_imports_neither_numpy_nor_rich(example_run: Any) -> None:
                           capture_output=True, timeout=120, check=False)
     assert proc.returncode == 1, proc.stderr.decode()
     assert json.loads(proc.stdout)["counts"]["error"] >= 1
+
+
+EXAMPLE = "/work/shared/examples/closed-run-small"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", EXAMPLE, "--json"],
+        ["check", EXAMPLE],
+        ["score", EXAMPLE, "--allow-errors", "--bootstrap", "5", "--json"],
+        ["score", EXAMPLE, "--allow-errors", "--bootstrap", "5", "--per-task"],
+    ],
+)
+def test_closed_stdout_ends_quietly(argv: list[str]) -> None:
+    """`evalview ... | head -1` closes the pipe: no BrokenPipeError traceback, exit 1 (as Python
+    and rich do), whether the output is JSON or text."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before anything is written
+    try:
+        proc = subprocess.run([*_command("script"), *argv], stdout=write_end,
+                              stderr=subprocess.PIPE, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert b"Traceback" not in proc.stderr, proc.stderr.decode()
+    assert proc.returncode == 1

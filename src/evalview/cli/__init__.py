@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -64,16 +65,35 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: Exit status when stdout is closed before the output is written (`evalview ... | head -1`):
+#: what Python and rich use, so text and --json output end alike.
+EXIT_CLOSED_STDOUT = 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in COMMANDS:
         parser = build_parser(only=args_list[0])
         args = parser.parse_args(args_list)
-        return int(_module(args.command).run(args))
+        try:
+            return int(_module(args.command).run(args))
+        except BrokenPipeError:
+            return _stdout_closed()
     if not args_list or args_list[0] not in ("-h", "--help", "--version"):
         return _open_tui(args_list)
     build_parser().parse_args(args_list)
     return 0
+
+
+def _stdout_closed() -> int:
+    """The reader went away (`| head -1`): no traceback. Point stdout at /dev/null so the
+    interpreter's final flush does not fail again (the recipe of Python's signal docs)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout has no file descriptor (in-process callers): nothing will flush to it
+    return EXIT_CLOSED_STDOUT
 
 
 def _open_tui(args_list: list[str]) -> int:
