@@ -86,3 +86,33 @@ def test_error_categories_overall_and_per_task_and_termination_reasons() -> None
     assert card.pending == 2
     assert card.termination_reasons == {"error:infrastructure": 2, "error:evaluation": 1,
                                         "error:made-up": 1, "policy:stop": 1}
+
+
+def test_graded_metric_with_huge_values_never_overflows() -> None:
+    """1e308 is a valid JSON number: its sum overflows a float, so the mean is computed on scaled
+    values (finite here), and a result too large for a float is None, never an exception."""
+    run = make_run(
+        [
+            case("a", 1, success=True, score=1e308),
+            case("a", 2, success=False, score=1e308),
+            case("b", 1, success=True, score=1e308),
+            case("b", 2, success=True, score=-1e308),
+        ]
+    )
+    card = score_run(run, metric="score", allow_errors=True, findings=[], bootstrap=0)
+    g = card.graded
+    assert g is not None
+    a, b = g.tasks
+    assert a.mean == pytest.approx(1e308) and a.se == 0.0
+    assert b.mean == 0.0 and b.se == pytest.approx(1e308)
+    assert g.mean == pytest.approx(0.5e308)
+    assert g.se == pytest.approx(0.5e308)
+
+
+def test_graded_mean_of_huge_task_means_never_overflows() -> None:
+    run = make_run([case("a", 1, success=True, score=1.5e308), case("b", 1, score=1.5e308),
+                    case("b", 2, score=1.7e308)])
+    card = score_run(run, metric="score", allow_errors=True, findings=[], bootstrap=0)
+    assert card.graded is not None
+    assert card.graded.mean == pytest.approx(1.55e308)
+    assert card.graded.tasks[1].se == pytest.approx(0.1e308)

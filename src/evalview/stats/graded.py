@@ -70,6 +70,30 @@ def metric_values(run: Run, cases: EpisodeTable, key: str) -> list[float | None]
     return out
 
 
+def mean_and_se(values: list[float]) -> tuple[float | None, float | None]:
+    """Mean and SE (sample SD / sqrt(n); None below two values). Any finite JSON number is a valid
+    metric, and 1e308 overflows a plain sum: then the values are scaled down first (the mean and
+    the SE are never larger than the largest value, so the result is finite)."""
+    n = len(values)
+    if n == 0:
+        return None, None
+    try:
+        return _plain_mean_and_se(values)
+    except OverflowError:
+        scale = max(abs(v) for v in values)
+        mean, se = _plain_mean_and_se([v / scale for v in values])
+        return mean * scale, None if se is None else se * scale
+
+
+def _plain_mean_and_se(values: list[float]) -> tuple[float, float | None]:
+    n = len(values)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
 def graded_metric(
     run: Run, cases: EpisodeTable, tasks: tuple[str, ...], key: str
 ) -> GradedMetric:
@@ -78,20 +102,14 @@ def graded_metric(
     for task in tasks:
         members = np.flatnonzero(cases.task == task)
         got = [v for v in (values[i] for i in members) if v is not None]
-        n = len(got)
-        mean = math.fsum(got) / n if n else None
-        se = None
-        if n >= 2 and mean is not None:
-            var = math.fsum((v - mean) ** 2 for v in got) / (n - 1)
-            se = math.sqrt(var / n)
-        rows.append(GradedTask(task, n, int(members.shape[0]) - n, mean, se))
-    with_value = [r for r in rows if r.mean is not None]
-    overall = math.fsum(r.mean for r in with_value if r.mean is not None) / len(with_value) \
-        if with_value else None
-    ses = [r.se for r in with_value]
+        mean, se = mean_and_se(got)
+        rows.append(GradedTask(task, len(got), int(members.shape[0]) - len(got), mean, se))
+    means = [r.mean for r in rows if r.mean is not None]
+    overall, _ = mean_and_se(means)
+    ses = [r.se for r in rows if r.mean is not None]
     overall_se = (
-        math.sqrt(math.fsum(s * s for s in ses if s is not None)) / len(with_value)
-        if with_value and all(s is not None for s in ses)
+        math.hypot(*(s for s in ses if s is not None)) / len(means)
+        if means and all(s is not None for s in ses)
         else None
     )
     return GradedMetric(
