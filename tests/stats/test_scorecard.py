@@ -139,3 +139,16 @@ def test_json_shape_has_the_design_keys_and_fractions() -> None:
         assert 0 <= row["wilson95"][0] <= row["rate"] <= row["wilson95"][1] <= 1
     assert doc["aggregate"]["mean"] == pytest.approx(0.8)
     assert all(0 <= x <= 1 for x in doc["aggregate"]["ci95"] + doc["aggregate"]["bootstrap"])
+
+
+def test_audit_refusal_details_name_the_place_once() -> None:
+    """Audit messages mostly begin with their place; the refusal detail must not repeat it."""
+    run = binary_run({"a": (1, 2)})
+    placed = Finding("EV323", Severity.ERROR, "episodes.jsonl:6 (a/seed1): out of order",
+                     file="episodes.jsonl", line=6, episode_id="a/seed1")
+    bare = Finding("EV501", Severity.ERROR, "summary disagrees", file="summary.json")
+    (refusal,) = score_run(run, findings=[placed, bare], bootstrap=0).refusals
+    assert refusal.details == (
+        "EV323 episodes.jsonl:6 (a/seed1): out of order",
+        "EV501 summary.json: summary disagrees",
+    )

@@ -266,7 +266,7 @@ def score_run(
                 f"{run.path}: the audit finds {len(audit_errors)} error(s); the record is "
                 "inconsistent. Fix them (see `evalview check`), or pass --allow-errors to score "
                 "it anyway (not a publishable read).",
-                tuple(f"{f.code} {f.location}: {f.message}" for f in audit_errors),
+                tuple(_finding_line(f) for f in audit_errors),
             )
         )
     if not tasks:
@@ -337,6 +337,13 @@ def score_run(
         allow_errors=allow_errors,
         audit_errors=audit_errors if allow_errors else (),
     )
+
+
+def _finding_line(f: Finding) -> str:
+    """`CODE place: message`, the place once: most audit messages already begin with it."""
+    if f.file and f.message.startswith(f.file):
+        return f"{f.code} {f.message}"
+    return f"{f.code} {f.location}: {f.message}"
 
 
 def _take(cases: EpisodeTable, mask: np.ndarray[Any, np.dtype[np.bool_]]) -> EpisodeTable:
