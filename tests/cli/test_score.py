@@ -319,3 +319,36 @@ def test_score_does_not_write_into_the_run(tmp_path: Path) -> None:
     before = {p: p.stat().st_mtime_ns for p in run.rglob("*")}
     assert main(["score", str(run), "--allow-errors", "--json", "--bootstrap", "0"]) == 0
     assert {p: p.stat().st_mtime_ns for p in run.rglob("*")} == before
+
+
+def test_per_task_table_at_80_columns_keeps_every_number_and_the_graded_column(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A long task name used to squeeze the graded column to nothing and cut numbers to "…"."""
+    monkeypatch.setenv("COLUMNS", "80")
+    long_name = "<script>alert(1)</script>-and-a-long-task-name"
+    cases = [(long_name, s, "success" if s < 2 else "failure") for s in range(5)]
+    run = write_run(tmp_path / "run", cases)
+    code, out, _ = run_cli(capsys, str(run), "--per-task", "--bootstrap", "0", "--metric", "score")
+    assert code == 0
+    table = out[out.index("per task"):out.index("att. = attempted")]
+    assert "…" not in table
+    graded = " ".join(
+        line.split("│")[-2].strip() for line in table.splitlines() if line.startswith("│")
+    )
+    assert " ".join(graded.split()) == "2 ± 0.707 (5)"  # the graded mean ± SE (n), whole
+    assert "11.8–76.9 %" in table and "2 / 5" in table
+    name = "".join(
+        line.split("│")[1].strip() for line in table.splitlines() if line.startswith("│")
+    )
+    assert name == long_name  # shown whole (folded over lines), never interpreted
+
+
+def test_declared_missing_cases_are_counted_among_the_unattempted_not_beside_them(
+    clean_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = declaration(tmp_path)
+    code, out, _ = run_cli(capsys, str(clean_run), "--benchmark", str(bench), "--bootstrap", "0")
+    assert code == 0
+    assert "4 unattempted (4 of them declared but missing from the run" in out
+    assert " · 4 declared but missing" not in out

@@ -6,7 +6,15 @@ import argparse
 
 from rich.markup import escape
 
-from evalview.cli.output import EXIT_OK, EXIT_REFUSED, console, error_console, fail_unreadable, pct
+from evalview.cli.output import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    console,
+    error_console,
+    fail_unreadable,
+    pct,
+    resamples,
+)
 
 HELP = "write a sanitized result.json and a standalone index.html for publication"
 DESCRIPTION = """\
@@ -51,7 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "repeatable",
     )
     p.add_argument(
-        "--bootstrap", type=int, default=None, metavar="B",
+        "--bootstrap", type=resamples, default=None, metavar="B",
         help="bootstrap resamples for the aggregate interval (default 10000; 0 turns it off)",
     )
 
@@ -62,9 +70,6 @@ def run(args: argparse.Namespace) -> int:
     from evalview.report.export import AuditRefused, export_run
 
     err = error_console()
-    if args.bootstrap is not None and args.bootstrap < 0:
-        err.print("[bold red]evalview export:[/] --bootstrap must be 0 or more.")
-        return EXIT_REFUSED
     try:
         done = export_run(
             args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap

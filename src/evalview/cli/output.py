@@ -5,6 +5,7 @@ rich is imported when text is written, so a --json run (CI, `check` on a large r
 
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -53,3 +54,14 @@ def fail_unreadable(message: str, *, as_json: bool = False) -> int:
 def pct(x: float | None, digits: int = 1) -> str:
     """A fraction as percent text; None as an em dash."""
     return "—" if x is None else f"{100 * x:.{digits}f} %"
+
+
+def resamples(text: str) -> int:
+    """argparse type of `--bootstrap B` (score, export): a usage error (exit 2) names the value."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 (off) or a positive number of resamples")
+    return value

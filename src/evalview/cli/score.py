@@ -20,6 +20,7 @@ from evalview.cli.output import (
     error_console,
     fail_unreadable,
     pct,
+    resamples,
 )
 
 if TYPE_CHECKING:
@@ -57,16 +58,6 @@ examples:
 """
 
 
-def _resamples(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be 0 (off) or a positive number of resamples")
-    return value
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", metavar="PATH", help="closed-run directory or results JSON")
     p.add_argument("--per-task", action="store_true", help="each task's rate and Wilson 95 %%")
@@ -76,7 +67,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bootstrap",
         metavar="B",
-        type=_resamples,
+        type=resamples,
         default=10_000,
         help="seed-bootstrap resamples (default 10000; 0 turns it off)",
     )
@@ -172,9 +163,13 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
             else f"{d.errors} errored"
         )
     if d.unattempted:
-        extra.append(f"{d.unattempted} unattempted")
-    if d.missing:
-        extra.append(f"{d.missing} declared but missing (counted as failures)")
+        # the declared-but-missing cases are among the unattempted ones: say so, not beside them
+        extra.append(
+            f"{d.unattempted} unattempted ({d.missing} of them declared but missing from the "
+            "run, counted as failures)"
+            if d.missing
+            else f"{d.unattempted} unattempted"
+        )
     if d.invalid:
         extra.append(f"{d.invalid} with an invalid status")
     out.print(
@@ -241,10 +236,14 @@ def _iv(iv: tuple[float, float]) -> str:
     return f"{100 * iv[0]:.1f}–{100 * iv[1]:.1f} %"
 
 
+def _name_width(card: Scorecard) -> int:
+    return min(16, max((len(t.task) for t in card.tasks), default=4))
+
+
 def _errors_table(card: Scorecard) -> Table:
     cats = list(card.error_categories)
     table = Table(title="errored rollouts by task and category", title_justify="left")
-    table.add_column("task", no_wrap=True)
+    table.add_column("task", overflow="fold", min_width=_name_width(card))
     for c in cats:
         table.add_column("infrastructure (pending)" if c == "infrastructure" else c,
                          justify="right")
@@ -261,7 +260,9 @@ def _task_table(card: Scorecard) -> Table:
         caption="att. = attempted, compl. = completed",
         caption_justify="left",
     )
-    table.add_column("task", no_wrap=True)
+    # Names up to 16 characters keep their line (the table fits 80 columns); longer ones fold.
+    # The numbers keep their width (never cut to "…"); the graded column never collapses.
+    table.add_column("task", overflow="fold", min_width=_name_width(card))
     table.add_column("succ/sel", justify="right", no_wrap=True)
     table.add_column("rate", justify="right", no_wrap=True)
     table.add_column("Wilson 95 %", justify="right", no_wrap=True)
@@ -270,7 +271,8 @@ def _task_table(card: Scorecard) -> Table:
     table.add_column("errors", justify="right", no_wrap=True)
     graded = {g.task: g for g in card.graded.tasks} if card.graded else {}
     if card.graded is not None:
-        table.add_column(f"{escape(card.graded.key)} mean ± SE (n)", justify="right")
+        table.add_column(f"{escape(card.graded.key)} mean ± SE (n)", justify="right",
+                         min_width=9)
     for t in card.tasks:
         errors = str(t.errors) + (f" +{t.missing} missing" if t.missing else "")
         cells = [
