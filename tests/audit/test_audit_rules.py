@@ -465,3 +465,15 @@ def test_every_finding_names_a_place(example_run: Any) -> None:
         if f.file == "episodes.jsonl" and f.code.startswith("EV3"):
             assert f.line is not None and f.episode_id is not None
             assert f"episodes.jsonl:{f.line}" in f.message
+
+
+def test_summary_usage_of_a_run_with_no_episode_may_be_null(example_run: Any) -> None:
+    """With no episode at all, a null usage total is not "known but missing": no EV505 (the
+    empty schedule itself is reported elsewhere)."""
+    example_run.write_records([])
+    example_run.edit("summary.json", lambda d: _set(d, "usage", dict.fromkeys(KNOWN_USAGE)))
+    assert "EV505" not in example_run.codes()
+    example_run.edit("summary.json", lambda d: _set(d, "usage.calls", 3))
+    [f] = [f for f in example_run.findings() if f.code == "EV505"]
+    assert "`usage.calls` is 3 but the episodes add up to 0" in f.message
+    assert "Recompute the summary" in f.message

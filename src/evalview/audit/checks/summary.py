@@ -207,6 +207,8 @@ def _usage_totals(run: Run, usage: dict[str, Any]) -> Iterator[Finding]:
     for key in USAGE_FIELDS:
         if key not in usage or (usage[key] is not None and usage_value(usage, key) is None):
             continue  # malformed: reported as summary-usage-invalid
+        if not episode_usages and usage[key] is None:
+            continue  # no episode at all: null (nothing reported) is as honest as 0
         want = usage_sum(episode_usages, key)
         yield from _compare_total(USAGE_MISMATCH, f"usage.{key}", usage[key], want)
 
@@ -219,16 +221,21 @@ def _compare_total(
     if got is None:
         yield _add(
             rule,
-            f"`{at}` is null but every episode reports it; the total is known ({want!r}).",
+            f"`{at}` is null but every episode reports it; the total is known: set it to "
+            f"{want!r}.",
         )
     elif want is None:
         yield _add(
             rule,
             f"`{at}` is {got!r} but at least one episode leaves it unknown (null); unknown "
-            "propagates, so the total must be null.",
+            "propagates, so the total must be null: set it to null.",
         )
     elif not close(got, want):
-        yield _add(rule, f"`{at}` is {got!r} but the episodes add up to {want!r}.")
+        yield _add(
+            rule,
+            f"`{at}` is {got!r} but the episodes add up to {want!r}. Recompute the summary from "
+            "episodes.jsonl.",
+        )
 
 
 def _component_usage(run: Run, comp: Any, complete: bool) -> Iterator[Finding]:
