@@ -73,3 +73,59 @@ def test_json_error_is_one_document(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["power", "--p1", "0.5", "--p2", "0.5", "--json"]) == 2
     doc = json.loads(capsys.readouterr().out)
     assert doc["exit_code"] == 2 and "equal" in doc["error"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "path", "expected"),
+    [
+        # evaluation-statistics.txt §3: a ten-point gap, lesson 3's repair, the resolvable gaps
+        (["--p1", "0.67", "--p2", "0.77"], ("unpaired", "n_per_arm"), 317),
+        (["--p1", "0.635", "--p2", "0.956"], ("unpaired", "n_per_arm"), 25),
+        (["--p1", "0.68", "--p2", "0.76", "--n", "100"], ("at_n", "min_detectable_gap"), 0.178),
+        (["--p1", "0.68", "--p2", "0.76", "--n", "500"], ("at_n", "min_detectable_gap"), 0.080),
+        (["--p1", "0.68", "--p2", "0.76", "--n", "1000"], ("at_n", "min_detectable_gap"), 0.056),
+        # §1 and the widget: how often an evaluation of n per arm gets each verdict
+        (["--p1", "0.68", "--p2", "0.76", "--n", "20"], ("at_n", "exact_power", "wrong_verdict"),
+         0.006),
+        (["--p1", "0.68", "--p2", "0.76", "--n", "20"], ("at_n", "exact_power", "higher_count"),
+         0.652),
+        (["--p1", "0.68", "--p2", "0.76", "--n", "100"], ("at_n", "exact_power", "right_verdict"),
+         0.242),
+        (["--p1", "0.68", "--p2", "0.76", "--n", "200"], ("at_n", "exact_power", "right_verdict"),
+         0.431),
+        (["--p1", "0.68", "--p2", "0.76", "--n", "1000"],
+         ("at_n", "exact_power", "right_verdict"), 0.979),
+        # §3: two equal checkpoints, the higher count names the new one in 43.0 %
+        (["--p1", "0.72", "--p2", "0.72", "--n", "20"], ("at_n", "exact_power", "higher_count"),
+         0.430),
+        # §4: the price of 500 and 1,000 trials per checkpoint
+        (["--p1", "0.68", "--p2", "0.76", "--n", "500"], ("at_n", "cost", "robot_weeks"), 1.25),
+        (["--p1", "0.68", "--p2", "0.76", "--n", "1000"], ("at_n", "cost", "robot_hours"), 100.0),
+    ],
+)
+def test_every_worked_number_of_the_statistics_spec(
+    capsys: pytest.CaptureFixture[str], argv: list[str], path: tuple[str, ...], expected: float
+) -> None:
+    value = _json(capsys, *argv)
+    for key in path:
+        value = value[key]
+    digits = 0 if isinstance(expected, int) else 3
+    assert round(value, digits) == expected
+
+
+def test_a_huge_n_answers_without_the_exact_sum(capsys: pytest.CaptureFixture[str]) -> None:
+    # 10⁹ per arm used to allocate the whole binomial grid (gigabytes) and never return.
+    doc = _json(capsys, "--p1", "0.5", "--p2", "0.6", "--n", "1000000000")
+    assert doc["at_n"]["exact_power"] is None
+    assert doc["at_n"]["cost"]["trials"] == 2_000_000_000
+    assert 0 < doc["at_n"]["min_detectable_gap"] < 1e-3
+    assert main(["power", "--p1", "0.5", "--p2", "0.6", "--n", "1000000000"]) == 0
+    assert "not computed above 1,000,000" in capsys.readouterr().out
+
+
+def test_exact_power_shares_stay_fractions_at_large_n(capsys: pytest.CaptureFixture[str]) -> None:
+    # A running sum of log-factorials drifted: at n = 10⁵ the right verdict came out 1 + 2e-9.
+    doc = _json(capsys, "--p1", "0.5", "--p2", "0.6", "--n", "100000")
+    shares = doc["at_n"]["exact_power"]
+    assert all(0.0 <= v <= 1.0 for v in shares.values())
+    assert shares["higher_count"] + shares["tie"] + shares["lower_count"] == pytest.approx(1.0)

@@ -122,3 +122,19 @@ def test_bad_rates_and_sizes_are_refused() -> None:
         min_detectable_gap(0, 0.7)
     with pytest.raises(ValueError, match="positive"):
         exact_power(0.6, 0.7, 0)
+
+
+def test_exact_power_pmf_matches_scipy_at_large_n() -> None:
+    from evalview.compare.power import _binom_pmf
+
+    n = 200_000
+    k = np.arange(n // 2 - 2000, n // 2 + 2000)
+    ours = _binom_pmf(n, 0.5)[k]
+    assert ours == pytest.approx(binom.pmf(k, n, 0.5), rel=1e-9)
+
+
+def test_exact_power_refuses_a_grid_too_large() -> None:
+    from evalview.compare.power import EXACT_POWER_MAX_N
+
+    with pytest.raises(ValueError, match="not computed"):
+        exact_power(0.5, 0.6, EXACT_POWER_MAX_N + 1)

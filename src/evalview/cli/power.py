@@ -120,6 +120,7 @@ def _cost_json(n: int, minutes: float) -> dict[str, Any]:
 def compute(args: argparse.Namespace) -> dict[str, Any]:
     """The whole answer as a JSON-ready dict (fractions). Raises _BadArgument."""
     from evalview.compare.power import (
+        EXACT_POWER_MAX_N,
         exact_power,
         independent_discordance,
         min_detectable_gap,
@@ -158,15 +159,18 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
             "cost": _cost_json(np_, args.minutes_per_trial),
         }
     if args.n is not None:
-        ep = exact_power(p1, p2, args.n, alpha=alpha)
+        exact: dict[str, float] | None = None
+        if args.n <= EXACT_POWER_MAX_N:
+            ep = exact_power(p1, p2, args.n, alpha=alpha)
+            exact = {
+                "right_verdict": ep.right, "wrong_verdict": ep.wrong,
+                "higher_count": ep.more, "tie": ep.tie, "lower_count": ep.less,
+            }
         doc["at_n"] = {
             "n": args.n,
             "min_detectable_gap": min_detectable_gap(args.n, pbar, alpha=alpha, power=power)
             if 0 < pbar < 1 else None,
-            "exact_power": {
-                "right_verdict": ep.right, "wrong_verdict": ep.wrong,
-                "higher_count": ep.more, "tie": ep.tie, "lower_count": ep.less,
-            },
+            "exact_power": exact,
             "cost": _cost_json(args.n, args.minutes_per_trial),
         }
     return doc
@@ -183,11 +187,15 @@ def run(args: argparse.Namespace) -> int:
     except _BadArgument as exc:
         if args.json:
             emit_json({"error": str(exc), "exit_code": EXIT_UNREADABLE})
-        error_console().print(f"[bold red]evalview power:[/] {exc}")
+        from rich.markup import escape
+
+        error_console().print(f"[bold red]evalview power:[/] {escape(str(exc))}")
         return EXIT_UNREADABLE
     if args.json:
         emit_json(doc)
         return EXIT_OK
+    from evalview.compare.power import EXACT_POWER_MAX_N
+
     out = console()
     gap = 100 * doc["gap"]
     out.print(
@@ -210,13 +218,22 @@ def run(args: argparse.Namespace) -> int:
         a = doc["at_n"]
         ep = a["exact_power"]
         gap_n = a["min_detectable_gap"]
-        gap_text = "—" if gap_n is None else f"{100 * gap_n:.1f} points"
-        out.print(f"  at n = {a['n']:,} per arm: smallest resolvable gap {gap_text}")
-        out.print(
-            "    exact power (binomial sum, z-test rule): "
-            f"right verdict {pct(ep['right_verdict'])}, "
-            f"wrong verdict {pct(ep['wrong_verdict'])}; the candidate has the higher count in "
-            f"{pct(ep['higher_count'])}"
+        gap_text = (
+            "—" if gap_n is None
+            else f"{100 * gap_n:{'.1f' if gap_n >= 0.01 else '.2g'}} points"
         )
+        out.print(f"  at n = {a['n']:,} per arm: smallest resolvable gap {gap_text}")
+        if ep is None:
+            out.print(
+                f"    exact power: not computed above {EXACT_POWER_MAX_N:,} episodes per arm "
+                "(the sum grows with n; at this n the normal approximation of the formulas holds)"
+            )
+        else:
+            out.print(
+                "    exact power (binomial sum, z-test rule): "
+                f"right verdict {pct(ep['right_verdict'])}, "
+                f"wrong verdict {pct(ep['wrong_verdict'])}; the candidate has the higher count "
+                f"in {pct(ep['higher_count'])}"
+            )
         out.print(f"    cost: {_hours(a['cost'])}")
     return EXIT_OK

@@ -22,6 +22,9 @@ HOURS_PER_ROBOT_WEEK = 40.0
 DEFAULT_MINUTES_PER_TRIAL = 3.0
 #: Binomial probabilities below this are left out of the exact power sum (the widget's window).
 _PMF_FLOOR = 1e-15
+#: Above this many episodes per arm the exact sum is not computed: its grid grows as n (memory
+#: and time), and there the normal approximation the formulas use is already exact to the digit.
+EXACT_POWER_MAX_N = 1_000_000
 #: Guards `ceil` against a float a hair above an exact integer (317.0000000001 is 317).
 _CEIL_SLACK = 1e-9
 
@@ -99,12 +102,14 @@ class ExactPower:
 
 
 def _binom_pmf(n: int, p: float) -> npt.NDArray[np.float64]:
+    """P(K = k) for k = 0..n. Log-factorials come from lgamma: a running sum of logs drifts
+    (at n = 10⁵ it made the power exceed 1 by 2e-9)."""
     k = np.arange(n + 1)
     if p <= 0 or p >= 1:
         out = np.zeros(n + 1)
         out[0 if p <= 0 else n] = 1.0
         return out
-    logfact = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, n + 1, dtype=np.float64)))))
+    logfact = np.fromiter(map(math.lgamma, range(1, n + 2)), dtype=np.float64, count=n + 1)
     logpmf = logfact[n] - logfact[k] - logfact[n - k] + k * math.log(p) + (n - k) * math.log1p(-p)
     return np.asarray(np.exp(logpmf), dtype=np.float64)
 
@@ -126,6 +131,11 @@ def exact_power(p1: float, p2: float, n: int, *, alpha: float = 0.05) -> ExactPo
     _check_rate("p2", p2)
     if n <= 0:
         raise ValueError(f"n must be a positive number of episodes per arm, got {n}")
+    if n > EXACT_POWER_MAX_N:
+        raise ValueError(
+            f"n = {n:,} is over {EXACT_POWER_MAX_N:,} episodes per arm, where the exact sum is "
+            "not computed (the normal approximation is exact to the digit there)"
+        )
     crit = z_quantile(alpha)
     a, b = _binom_pmf(n, p1), _binom_pmf(n, p2)
     (i0, i1), (j0, j1) = _window(a), _window(b)
@@ -146,7 +156,8 @@ def exact_power(p1: float, p2: float, n: int, *, alpha: float = 0.05) -> ExactPo
         more += float(w[j[None, :] > i].sum())
         tie += float(w[j[None, :] == i].sum())
         less += float(w[j[None, :] < i].sum())
-    return ExactPower(right, wrong, more, tie, less)
+    # The sums are of probabilities: clip the last ulps of rounding so a share never leaves [0, 1].
+    return ExactPower(*(min(1.0, max(0.0, x)) for x in (right, wrong, more, tie, less)))
 
 
 @dataclass(frozen=True, slots=True)
