@@ -290,3 +290,30 @@ def test_psr_never_imports_textual(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["method"] == "checkpoint_fraction_v1"
     assert (tmp_path / "out.json").is_file()
+
+
+@pytest.mark.parametrize(
+    ("rows", "named"),
+    [
+        ([{"stage": "main"}], "`task`"),  # no row carried `message`: once taken for a results JSON
+        ([1], "expected an object"),
+    ],
+)
+def test_a_checkpoint_inputs_file_with_a_bad_row_names_the_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rows: list[Any], named: str
+) -> None:
+    code, doc = run_json(capsys, str(write(tmp_path, {"model-x": rows})))
+    assert code == 1
+    assert "model 'model-x', row 1" in doc["error"] and named in doc["error"]
+    assert "not a closed-run directory" not in doc["error"]
+
+
+def test_hostile_names_are_printed_not_interpreted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    row = {**WORKED["example-model"][0], "task": "[bold]t[/]<script>x</script>",
+           "message": "[red]Logs[/]: 3/5, Kills: 0/3, All alive: True"}
+    assert main(["psr", str(write(tmp_path, {"[blink]m[/]": [row]})), "--per-task"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "[blink]m[/]" in out and "[red]Logs[/]" in out
+    assert "[bold]t[/]<script>x</script>" in out.replace(" ", "")
