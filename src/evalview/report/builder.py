@@ -177,16 +177,8 @@ def build_document(
             for k in ("selected", "attempted", "completed", "errors", "successes", "unattempted")
         },
         "rates": rates,
-        "aggregate": {
-            "name": agg.name,
-            "tasks": agg.tasks,
-            "mean": agg.mean,
-            "se": agg.se,
-            "ci95": None if agg.ci95 is None else list(agg.ci95),
-            "bootstrap": None if agg.bootstrap is None else list(agg.bootstrap),
-            "bootstrap_resamples": agg.resamples,
-            "bootstrap_seed": 7,
-        },
+        # the score's own JSON (one source for both), less the view: an export is all-T
+        "aggregate": {k: v for k, v in agg.to_json().items() if k != "view"},
         "tasks": [
             {
                 "task": t.task,
@@ -204,18 +196,7 @@ def build_document(
         ],
         "error_categories": _categories(card.error_categories),
         "pending_infrastructure_errors": card.pending,
-        "audit_warnings": [
-            {
-                "code": f.code,
-                "severity": f.severity.value,
-                "message": f.message,
-                "file": f.file,
-                "line": f.line,
-                "episode_id": f.episode_id,
-            }
-            for f in findings
-            if f.severity is Severity.WARNING
-        ],
+        "audit_warnings": [f.to_json() for f in findings if f.severity is Severity.WARNING],
         "labels": labels,
         "metrics_selected": list(metrics),
         "redactions": len(dropped),
