@@ -59,7 +59,7 @@ def test_refusals_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     r = _reads(tmp_path)
     assert main(["contrast", "--a", *r["a"], "--b", *r["b"][:2]]) == 1
     assert "one side only" in " ".join(capsys.readouterr().err.split())
-    off = write_run(tmp_path / "off", outcomes_for({"t1": (5, 10)}),
+    off = write_run(tmp_path / "off", outcomes_for({"t1": (5, 10), "t2": (3, 10)}),
                     manifest={"off_protocol": True, "policy": {"version": "off"}})
     argv = ["contrast", "--a", f"42={off}", "--b", r["b"][0]]
     assert main(argv) == 1

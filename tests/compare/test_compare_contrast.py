@@ -223,3 +223,28 @@ def test_refuses_a_read_the_scorer_refuses(tmp_path: Path) -> None:
         contrast_runs([("42", load_run(path), str(path))], b)
     c = contrast_runs([("42", load_run(path), str(path))], b, allow_errors=True)
     assert any("not a publishable read" in lab for lab in c.labels)
+
+
+def test_a_refused_read_is_named_once(tmp_path: Path) -> None:
+    outcomes = outcomes_for({"t1": (5, 10), "t2": (3, 10)})
+    outcomes["t1/seed1009"] = "e:infrastructure"
+    path = write_run(tmp_path / "err", outcomes, manifest={"policy": {"version": "err"}})
+    b = _items(tmp_path, "b", {"42": B["42"]})
+    with pytest.raises(Refused) as exc:
+        contrast_runs([("42", load_run(path), str(path))], b)
+    assert str(exc.value).count(str(path)) == 1
+
+
+def test_refuses_reads_of_different_task_sets(tmp_path: Path) -> None:
+    a = _items(tmp_path, "a", {"42": A["42"]})
+    b = _items(tmp_path, "b", {"42": {"t1": (5, 10), "t3": (3, 10)}})
+    with pytest.raises(Refused, match="different tasks") as exc:
+        contrast_runs(a, b)
+    assert "only in" in str(exc.value) and "t2" in str(exc.value) and "t3" in str(exc.value)
+
+
+def test_one_read_on_both_sides_has_no_eval_error(tmp_path: Path) -> None:
+    (item,) = _items(tmp_path, "a", {"42": A["42"]})
+    c = contrast_runs([item], [item])
+    assert c.replicates[0].difference_points == 0.0
+    assert c.replicates[0].eval_se_points == 0.0

@@ -203,6 +203,13 @@ def relative_statistic(
     return 100 * (sr_a - sr_b) / sr_bc, math.sqrt(max(var, 0.0))
 
 
+def _pair_se_points(a: SideRead, b: SideRead) -> float:
+    """sqrt(se_a² + se_b² − 2 cov): separate reads have no covariance; one read given on both
+    sides has cov = se², so its difference with itself has no evaluation error."""
+    cov = a.se**2 if same_read(a.facts, b.facts) else 0.0
+    return 100 * math.sqrt(max(0.0, a.se**2 + b.se**2 - 2 * cov))
+
+
 def same_read(x: ReadFacts, y: ReadFacts) -> bool:
     """The same files: one real path, or one run id of one checkpoint."""
     if x.real_path == y.real_path:
@@ -244,15 +251,37 @@ def _refuse_repeats(side: str, items: list[tuple[str, ReadFacts]]) -> None:
         seen_ckpt[key] = (key, facts)
 
 
+def _refuse_mixed_task_sets(reads: list[tuple[Run, ReadFacts]]) -> None:
+    """The all-T rates of a contrast average the same tasks: reads of other task sets are not
+    reads of one benchmark schedule (a partial or foreign read), and their difference means
+    nothing."""
+    first_run, first = reads[0]
+    tasks = set(map(str, first_run.scheduled().task))
+    for run, other in reads[1:]:
+        theirs = set(map(str, run.scheduled().task))
+        if theirs != tasks:
+            only_first, only_other = sorted(tasks - theirs), sorted(theirs - tasks)
+            shown = "; ".join(
+                f"only in {label}: {', '.join(names[:5])}{' …' if len(names) > 5 else ''}"
+                for label, names in ((first.label, only_first), (other.label, only_other))
+                if names
+            )
+            raise Refused(
+                f"{first.label} and {other.label} select different tasks ({shown}); the all-T "
+                "rates of a contrast must average the same tasks. Contrast reads of the full "
+                "benchmark schedule."
+            )
+
+
 def _score(run: Run, facts: ReadFacts, allow_errors: bool) -> tuple[float, float, tuple[str, ...]]:
     from evalview.stats import score_run
 
     card = score_run(run, bootstrap=0, allow_errors=allow_errors)
     if card.refusals:
-        raise Refused(
-            f"{facts.label} cannot be scored: "
-            + " ".join(r.message for r in card.refusals)
-        )
+        # The scorer's messages already name the read; prefix it only when one does not.
+        text = " ".join(r.message for r in card.refusals)
+        prefix = "" if text.startswith(facts.label) else f"{facts.label}: "
+        raise Refused(f"{prefix}cannot be scored (the rules a scorer follows): {text}")
     if card.aggregate.mean is None or card.aggregate.se is None:
         raise Refused(f"{facts.label} has no all-T rate (no task with a selected case).")
     return card.aggregate.mean, card.aggregate.se, tuple(card.labels)
@@ -282,6 +311,10 @@ def contrast_runs(
     refuse_mixed_seed_sets(everything)
     for side, items in facts.items():
         _refuse_repeats(side, items)
+    _refuse_mixed_task_sets(
+        [(run, f) for items, side in ((a, "a"), (b, "b"), (bc, "bc"))
+         for (_, run, _), (_, f) in zip(items, facts[side], strict=True)]
+    )
     keys_a = [k for k, _ in facts["a"]]
     keys_b = {k for k, _ in facts["b"]}
     unpaired = [k for k in keys_a if k not in keys_b] + sorted(keys_b - set(keys_a))
@@ -363,7 +396,7 @@ def contrast_runs(
             Replicate(
                 key=key, a=ra, b=rb, bc=rbc,
                 difference_points=100 * (ra.mean - rb.mean),
-                eval_se_points=100 * math.sqrt(ra.se**2 + rb.se**2),
+                eval_se_points=_pair_se_points(ra, rb),
                 relative=rel, relative_se=rel_se, notes=tuple(notes),
             )
         )
