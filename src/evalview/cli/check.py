@@ -9,7 +9,14 @@ import sys
 from itertools import groupby
 from pathlib import Path
 
-from evalview.cli.output import EXIT_OK, EXIT_REFUSED, console, emit_json, fail_unreadable
+from evalview.cli.output import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    console,
+    emit_json,
+    fail_unreadable,
+    finding_text,
+)
 
 HELP = "audit a closed run: is the record consistent, and what must a reader know?"
 DESCRIPTION = """\
@@ -68,9 +75,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return _done(EXIT_OK if ok else EXIT_REFUSED)
 
-    from rich.markup import escape  # text only: --json never imports rich
-
-    out = console()
+    out = console()  # text only: --json never imports rich
     titles = {"error": "Errors", "warning": "Warnings", "info": "Info"}
     styles = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
     for severity, group in groupby(findings, key=lambda f: f.severity.value):
@@ -78,10 +83,7 @@ def run(args: argparse.Namespace) -> int:
         out.print(f"[{styles[severity]}]{titles[severity]} ({len(items)})[/]")
         for f in items:
             name = RULES[f.code].name if f.code in RULES else ""
-            out.print(
-                f"  [{styles[severity]}]{f.code}[/] [dim]{name}[/]  "
-                f"[cyan]{escape(f.location)}[/]\n      {escape(f.message)}"
-            )
+            out.print(finding_text(f, styles[severity], name))
         out.print()
     out.print(_verdict(str(args.path), counts, ok, args.strict))
     return _done(EXIT_OK if ok else EXIT_REFUSED)

@@ -12,6 +12,7 @@ from evalview.cli.output import (
     console,
     error_console,
     fail_unreadable,
+    finding_text,
     pct,
     resamples,
 )
@@ -79,9 +80,7 @@ def run(args: argparse.Namespace) -> int:
     except AuditRefused as exc:
         err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
         for f in exc.findings:
-            err.print(
-                f"  [red]{f.code}[/] [cyan]{escape(f.location)}[/]\n      {escape(f.message)}"
-            )
+            err.print(finding_text(f, "red"))
         return EXIT_REFUSED
     except Refused as exc:
         err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")

@@ -14,6 +14,8 @@ import orjson
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from evalview.findings import Finding
+
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_UNREADABLE = 2
@@ -65,3 +67,12 @@ def resamples(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError("must be 0 (off) or a positive number of resamples")
     return value
+
+
+def finding_text(f: Finding, style: str, name: str = "") -> str:
+    """One finding as rich markup (check, export's refusal): code, rule name, place, and the
+    message on its own line. Data is escaped: a task named `[bold]x[/]` prints as written."""
+    from rich.markup import escape
+
+    label = f" [dim]{name}[/]  " if name else " "
+    return f"  [{style}]{f.code}[/]{label}[cyan]{escape(f.location)}[/]\n      {escape(f.message)}"
