@@ -75,3 +75,20 @@ def test_unreadable_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["compare", a, str(tmp_path / "missing"), "--json"]) == 2
     doc = json.loads(capsys.readouterr().out)
     assert doc["exit_code"] == 2 and "missing" in doc["error"]
+
+
+def test_text_task_names_whole_and_no_p_without_pairs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ids = [f"{task}/seed{1000 + i}" for task in ("place-book-shelf", "t") for i in range(4)]
+    a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"))
+    b_out = {eid: ("u" if eid.startswith("place") else "f") for eid in ids}
+    b = write_run(tmp_path / "b", b_out, manifest={"run_id": "run-2"})
+    assert main(["compare", str(a), str(b)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # a task name used to be folded at 8 characters ("place-bo" / "ok-shelf") in an 80-column pipe
+    rows = [line.split() for line in lines if line.split()[:1] == ["place-book-shelf"]]
+    assert len(rows) == 2  # the counts table and the tests table, the name whole in each
+    cells = rows[1]
+    # no completed pair: no test was run, so neither p-value is shown as 1
+    assert cells[1:] == ["—"] * 7

@@ -87,7 +87,10 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _p(p: float) -> str:
+def _p(t: PairedCounts, p: float) -> str:
+    """A p-value; none for a task without a completed pair (there was no test)."""
+    if not t.pairs:
+        return "—"
     return f"{p:.3g}" if p >= 0.001 else f"{p:.1e}"
 
 
@@ -117,11 +120,13 @@ def show(c: Comparison) -> None:
             f"{escape(str(facts.benchmark_version))}, {facts.seed_set} seeds[/]"
         )
     rows = [*c.tasks, c.overall] if len(c.tasks) > 1 else c.tasks
+    # Task names stay on one line up to 24 characters; numbers give way first (they never wrap).
+    task_width = min(24, max(len(t.task) for t in rows))
     counts = Table(
         title="pairs by episode id (a pair counts when both reads completed it)",
         title_justify="left", box=box.SIMPLE_HEAD,
     )
-    counts.add_column("task", min_width=8, overflow="fold")
+    counts.add_column("task", min_width=task_width, overflow="fold")
     for name in ("pairs", "both", "only A", "only B", "neither"):
         counts.add_column(name, justify="right", no_wrap=True)
     counts.add_column("left out (not failures)", overflow="fold")
@@ -130,7 +135,7 @@ def show(c: Comparison) -> None:
         f"to resolve the gap at {pct(c.power, 0)} power",
         title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
     )
-    tests.add_column("task", min_width=8, overflow="fold")
+    tests.add_column("task", min_width=task_width, overflow="fold")
     for name in ("A", "B", "B − A pt", "McNemar", "z-test", "n paired", "unpaired"):
         tests.add_column(name, justify="right", no_wrap=True)
     for t in rows:
@@ -144,7 +149,7 @@ def show(c: Comparison) -> None:
         tests.add_row(
             escape(t.task), pct(t.rate_a), pct(t.rate_b),
             f"[{style}]{_diff(t)}[/]" if style else _diff(t),
-            _p(t.mcnemar_p), _p(t.z_p), _n(t.resolve_paired), _n(t.resolve_unpaired),
+            _p(t, t.mcnemar_p), _p(t, t.z_p), _n(t.resolve_paired), _n(t.resolve_unpaired),
             end_section=section,
         )
     out.print(counts)

@@ -33,7 +33,8 @@ method.configuration.fine_tune_seed).
 including the BC read's own error; a side that is the BC read itself (the same files) has
 covariance se_BC² with it.
 
-Refused: mixed benchmark versions, mixed seed sets (test vs development), off-protocol reads
+Refused: mixed benchmark versions, mixed seed sets (test vs development), reads that select
+different tasks (their all-T rates would average different tasks), off-protocol reads
 (a declared off_protocol/deviations mark, or execution constants unlike the other reads') unless
 --allow-off-protocol (then labelled OFF-PROTOCOL), the same checkpoint or KEY twice on one side,
 a KEY on one side only, and reads `evalview score` refuses (errored rollouts, audit errors)
@@ -42,7 +43,7 @@ unless --allow-errors (then labelled not publishable).
 EPILOG = """\
 exit codes:
   0  contrasted (a descriptive contrast too)
-  1  refused (see above)
+  1  refused (see above), the message naming the read and what to do
   2  a read could not be read, or a malformed KEY=PATH
 
 examples:
