@@ -92,3 +92,14 @@ def test_help_documents_the_contract(capsys: pytest.CaptureFixture[str]) -> None
     assert info.value.code == 0
     out = _flat(capsys.readouterr().out)
     assert "--output-dir" in out and "--metric" in out and "exit codes" in out
+
+
+@pytest.mark.parametrize("value", ["-1", "ten"])
+def test_bad_bootstrap_is_a_usage_error_like_score(
+    value: str, run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["export", str(run), "--output-dir", str(tmp_path / "out"), "--bootstrap", value])
+    assert exc.value.code == 2
+    assert "argument --bootstrap: " in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
