@@ -105,6 +105,15 @@ def test_refuses_different_benchmark_versions(tmp_path: Path) -> None:
         compare_runs(load_run(a), load_run(b))
 
 
+def test_refuses_different_benchmarks_naming_the_field(tmp_path: Path) -> None:
+    ids = _ids("t", 3)
+    a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"))
+    b = write_run(tmp_path / "b", dict.fromkeys(ids, "s"),
+                  manifest={"benchmark": {"name": "otherbench"}})
+    with pytest.raises(Refused, match=r"benchmark 'robobench'.*'otherbench'.*benchmark\.name"):
+        compare_runs(load_run(a), load_run(b))
+
+
 def test_refuses_mixed_seed_sets(tmp_path: Path) -> None:
     ids = _ids("t", 3)
     a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"))

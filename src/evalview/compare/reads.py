@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+# The loader's lookup of a nested manifest key (None where a level is missing or not an object):
+# one helper for the loader and the comparison, so both read a manifest the same way.
+from evalview.load.closed_run import _get
 from evalview.model.run import Run
 
 TEST = "test"
@@ -102,14 +105,6 @@ class ReadFacts:
         }
 
 
-def _get(doc: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(doc, dict):
-            return None
-        doc = doc.get(key)
-    return doc
-
-
 def _scalar_text(value: Any) -> str | None:
     if isinstance(value, bool) or value is None:
         return None
@@ -186,20 +181,20 @@ def _show(value: str | None) -> str:
 def refuse_mixed_benchmarks(reads: list[ReadFacts]) -> None:
     """One benchmark and one version: a version declared by one read and not another is a mix."""
     first = reads[0]
+    checks = (
+        ("benchmark_name", "benchmark", "name", "only reads of one benchmark can be compared."),
+        ("benchmark_version", "benchmark version", "version",
+         "only reads of one version can be compared. Re-evaluate both checkpoints on the same "
+         "version."),
+    )
     for other in reads[1:]:
-        if other.benchmark_name != first.benchmark_name:
-            raise Refused(
-                f"{first.label} is benchmark {_show(first.benchmark_name)} but {other.label} is "
-                f"{_show(other.benchmark_name)} (manifest.benchmark.name); only reads of one "
-                "benchmark can be compared."
-            )
-        if other.benchmark_version != first.benchmark_version:
-            raise Refused(
-                f"{first.label} is benchmark version {_show(first.benchmark_version)} but "
-                f"{other.label} is {_show(other.benchmark_version)} (manifest.benchmark.version); "
-                "only reads of one version can be compared. Re-evaluate both checkpoints on the "
-                "same version."
-            )
+        for attr, what, key, fix in checks:
+            mine, theirs = getattr(first, attr), getattr(other, attr)
+            if theirs != mine:
+                raise Refused(
+                    f"{first.label} is {what} {_show(mine)} but {other.label} is {_show(theirs)} "
+                    f"(manifest.benchmark.{key}); {fix}"
+                )
 
 
 def refuse_mixed_seed_sets(reads: list[ReadFacts]) -> None:
