@@ -170,3 +170,22 @@ def test_installed_command_without_textual(example_run: Any) -> None:
     assert proc.returncode == 0, proc.stderr.decode()
     doc = json.loads(proc.stdout)
     assert doc["ok"] is True and doc["counts"]["warning"] == 2
+
+
+@pytest.mark.parametrize("exists", [True, False])
+def test_json_for_a_path_that_is_not_utf8(
+    exists: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A directory named in bytes that are not UTF-8 (b"bad\\xff") reaches Python as surrogates,
+    which JSON cannot hold: --json still writes one valid document (U+FFFD in their place)."""
+    import os
+    import shutil
+
+    path = tmp_path / os.fsdecode(b"bad\xffname")
+    if exists:
+        shutil.copytree("/work/shared/examples/closed-run-small", path)
+    code = main(["check", str(path), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == (0 if exists else 2)
+    shown = doc["path"] if exists else doc["error"]
+    assert "bad\ufffdname" in shown

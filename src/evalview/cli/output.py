@@ -21,12 +21,29 @@ EXIT_REFUSED = 1
 EXIT_UNREADABLE = 2
 
 
+_JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY
+
+
 def emit_json(document: Any) -> None:
     """Write one JSON document (and a newline) to stdout, nothing else."""
-    sys.stdout.buffer.write(
-        orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY) + b"\n"
-    )
+    try:
+        data = orjson.dumps(document, option=_JSON_OPTIONS)
+    except TypeError:
+        # A path given in bytes that are not UTF-8 reaches Python as surrogates, which JSON
+        # cannot hold: print those bytes as U+FFFD rather than fail (rare, so only then).
+        data = orjson.dumps(_valid_utf8(document), option=_JSON_OPTIONS)
+    sys.stdout.buffer.write(data + b"\n")
     sys.stdout.flush()
+
+
+def _valid_utf8(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return {_valid_utf8(k): _valid_utf8(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_valid_utf8(v) for v in value]
+    return value
 
 
 def console() -> Console:
@@ -45,6 +62,7 @@ def error_console() -> Console:
 
 def fail_unreadable(message: str, *, as_json: bool = False) -> int:
     """Report an unreadable input (exit 2). With --json, stdout still gets one JSON document."""
+    message = _valid_utf8(message)
     if as_json:
         emit_json({"error": message, "exit_code": EXIT_UNREADABLE})
     from rich.markup import escape
