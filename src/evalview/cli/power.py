@@ -70,24 +70,23 @@ def _open_fraction(text: str) -> float:
     return value
 
 
-def _positive_int(text: str) -> int:
+def _positive(text: str, convert: type[int] | type[float], noun: str) -> float:
+    """A finite positive number of `noun`, or an argparse error saying which."""
     try:
-        value = int(text)
+        value = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of episodes") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: the number of episodes must be positive")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of {noun}") from None
+    if not value > 0 or math.isinf(value):
+        raise argparse.ArgumentTypeError(f"{text!r}: the number of {noun} must be positive")
     return value
+
+
+def _positive_int(text: str) -> int:
+    return int(_positive(text, int, "episodes (a whole number)"))
 
 
 def _minutes(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
-    if not value > 0 or math.isinf(value):
-        raise argparse.ArgumentTypeError(f"{text!r}: minutes per trial must be positive")
-    return value
+    return _positive(text, float, "minutes per trial")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

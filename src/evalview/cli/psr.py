@@ -276,11 +276,7 @@ def _print_inputs(report: CheckpointReport, per_task: bool) -> None:
                 "so no summary is final[/]"
             )
         if per_task:
-            tasks = Table(show_header=True)
-            for col in ("task", "split", "success", "PSR", "checkpoints"):
-                tasks.add_column(
-                    col, justify="right" if col == "PSR" else "left", no_wrap=col != "checkpoints"
-                )
+            tasks = _detail_table("task", "split", "success", "PSR", "checkpoints")
             for t in model.tasks:
                 tasks.add_row(
                     escape(t.task),
@@ -290,6 +286,16 @@ def _print_inputs(report: CheckpointReport, per_task: bool) -> None:
                     escape(_checkpoints_text(t.checkpoints, t.note)),
                 )
             out.print(tasks)
+
+
+def _detail_table(*columns: str) -> Table:
+    """The --per-task table (tasks of an inputs file, episodes of a run): only checkpoints wrap."""
+    table = Table(show_header=True)
+    for col in columns:
+        table.add_column(
+            col, justify="right" if col == "PSR" else "left", no_wrap=col != "checkpoints"
+        )
+    return table
 
 
 def _checkpoints_text(checkpoints: Any, note: str | None) -> str:
@@ -344,11 +350,7 @@ def _print_run(report: RunPsrReport, per_task: bool) -> None:
             f"{escape(report.run_path)} before publishing these numbers.[/]"
         )
     if per_task:
-        eps = Table(show_header=True)
-        for col in ("episode", "status", "success", "PSR", "checkpoints"):
-            eps.add_column(
-                col, justify="right" if col == "PSR" else "left", no_wrap=col != "checkpoints"
-            )
+        eps = _detail_table("episode", "status", "success", "PSR", "checkpoints")
         for e in report.episodes:
             eps.add_row(
                 escape(e.episode_id),
