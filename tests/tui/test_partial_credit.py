@@ -178,3 +178,33 @@ def test_successful_row_with_unparsed_message_shows_the_note() -> None:
             assert "100.00 %" in _static(app, "#psr-checkpoints-title")
 
     asyncio.run(main())
+
+
+def test_the_tab_scores_nothing_on_the_ui_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report comes from the loading worker (`Session.psr`): with the scorer disabled after
+    loading, the tab still shows every task."""
+    session = open_session(SMALL)
+    assert session.psr is not None and session.psr == score_run(session.run)
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("partial credit scored on the UI thread")
+
+    import evalview.psr
+    import evalview.psr.from_run
+    import evalview.tui.partial_credit
+
+    monkeypatch.setattr(evalview.psr, "score_run", refuse)
+    monkeypatch.setattr(evalview.psr.from_run, "score_run", refuse)
+    monkeypatch.setattr(evalview.tui.partial_credit, "score_run", refuse, raising=False)
+
+    async def main() -> None:
+        app = EvalViewApp(SMALL, session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, RunScreen))
+            await pilot.press("6")
+            await _wait(pilot, lambda: bool(app.screen.query(PartialCreditPane)))
+            await pilot.pause()
+            tasks = _cells(app.screen.query_one("#psr-tasks", DataTable))
+            assert [r[0] for r in tasks] == [t.task for t in session.psr.tasks]  # type: ignore[union-attr]
+
+    asyncio.run(main())

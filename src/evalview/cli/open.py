@@ -1,4 +1,5 @@
-"""`evalview [PATH]`: open the terminal app on a run (the bundled sample when no PATH is given).
+"""`evalview [PATH [PATH_B]]`: open the terminal app on a run (the bundled sample when no PATH is
+given), on a PSR checkpoint-inputs JSON, or on two runs side by side (the compare screen).
 
 Checks the path before Textual starts, so a typo ends with a message and exit 2, not an empty app.
 """
@@ -14,19 +15,33 @@ from rich.markup import escape
 from evalview.cli.output import EXIT_OK, EXIT_UNREADABLE, error_console
 
 DESCRIPTION = """\
-Open the evalview terminal app on a closed-run directory (the one holding manifest.json) or a
-results JSON. With no PATH it opens a bundled 24-task x 50-seed sample run, to look around.
+Open the evalview terminal app on a closed-run directory (the one holding manifest.json), an
+exported result.json, or a PSR checkpoint-inputs JSON (the partial-credit viewer). With no PATH
+it opens a bundled 24-task x 50-seed sample run, to look around. With two runs A B it opens the
+compare screen (paired per-task rates, McNemar's test, the power line), as `evalview compare`.
 
-In the app: the number keys switch tabs (Overview, Tasks, Episodes, Errors, Findings, ...),
-Enter opens what is under the cursor, Esc goes back, / searches episodes, ctrl+p jumps to a task
-or an episode id, ? lists every key, q quits.
+Keys in the app (? lists them all):
+  1-6          tabs: 1 Overview, 2 Tasks, 3 Episodes, 4 Errors, 5 Findings, 6 Partial credit
+  arrows, j k  move in a table (PgUp PgDn Home End; <- -> or h l scroll sideways)
+  Enter / Esc  open what is under the cursor / go back (Backspace too)
+  /  x         search episodes / clear the episode filters
+  s  r         sort the Tasks table by the next column / reverse it
+  e            export result.json and index.html into a new directory
+  ctrl+p       command palette: jump to a task or an episode id, or export
+  ?  q         help / quit
+Compare screen: up/down choose a task (its McNemar table and power line), q quits.
 """
 EPILOG = """\
-exit codes: 0 closed normally, 2 the path does not exist or cannot be opened.
+exit codes: 0 closed normally; 1 refused (a checkpoint-inputs file evalview psr would refuse,
+two runs that cannot be compared); 2 a path does not exist or cannot be read.
 
 examples:
   evalview                      # the bundled sample run
   evalview runs/closed-run/     # a closed run
+  evalview out/result.json      # an exported result
+  evalview runs/A runs/B        # compare two reads of the same schedule
+  evalview sample_runs/psr/checkpoint-inputs.json \\
+      --bare-targets sample_runs/psr/bare-targets.json --catalog sample_runs/psr/catalog.json
   evalview check runs/closed-run/ --json   # the same audit, for scripts
 """
 
@@ -42,7 +57,20 @@ def build_parser() -> argparse.ArgumentParser:
         "paths",
         nargs="*",
         metavar="PATH",
-        help="closed-run directory or results JSON (none: the bundled sample run)",
+        help="closed-run directory, results JSON or checkpoint-inputs JSON (none: the bundled "
+        "sample run; two runs: compare them)",
+    )
+    parser.add_argument(
+        "--bare-targets",
+        metavar="FILE",
+        type=Path,
+        help="partial credit: JSON table of targets for bare checkpoint values (as evalview psr)",
+    )
+    parser.add_argument(
+        "--catalog",
+        metavar="FILE",
+        type=Path,
+        help="checkpoint-inputs files: JSON of the expected tasks per split (as evalview psr)",
     )
     return parser
 
@@ -76,10 +104,15 @@ def main(argv: Sequence[str]) -> int:
 
         return run_compare(Path(args.paths[0]), Path(args.paths[1]))
     path, problem = resolve_path(args.paths)
+    for side in (args.bare_targets, args.catalog):
+        if path is not None and side is not None and not side.is_file():
+            path, problem = None, f"{side}: no such file."
     if path is None:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
     from evalview.tui.app import EvalViewApp
+    from evalview.tui.session import PsrFiles
 
-    result = EvalViewApp(path).run()
+    files = PsrFiles(args.bare_targets, args.catalog)
+    result = EvalViewApp(path, psr_files=files).run()
     return EXIT_OK if result is None else int(result)

@@ -23,19 +23,27 @@ def load_run(
     message_key: str = DEFAULT_MESSAGE_KEY,
     freeze: bool = False,
     lazy_table: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Run:
     """Read a closed-run directory or a results JSON. Raises InputError (exit 2) when unusable.
 
-    `freeze`, `lazy_table`: see `load_closed_run` (for short-lived commands only).
+    `freeze`, `lazy_table`: see `load_closed_run` (for short-lived commands only). `progress`:
+    called with (bytes done, total) while a closed run is read (a single file is one step).
     """
     p = Path(path)
     if not os_exists(p):
         raise InputError(f"{p}: no such file or directory.")
     if p.is_dir():
-        return load_closed_run(p, message_key=message_key, freeze=freeze, lazy_table=lazy_table)
+        return load_closed_run(
+            p, message_key=message_key, freeze=freeze, lazy_table=lazy_table, progress=progress
+        )
     if p.name in ("manifest.json", "episodes.jsonl", "status.json", "summary.json"):
         return load_closed_run(
-            p.parent, message_key=message_key, freeze=freeze, lazy_table=lazy_table
+            p.parent,
+            message_key=message_key,
+            freeze=freeze,
+            lazy_table=lazy_table,
+            progress=progress,
         )
     try:
         raw = p.read_bytes()

@@ -50,12 +50,28 @@ EPISODES_DIR = "episodes"
 RESULT_NAME = "result.json"
 
 
+#: `progress(done, total)`: bytes of the run's files processed so far, out of their total.
+Progress = Callable[[int, int], None]
+
+
 class _Reader:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, progress: Progress | None = None) -> None:
         self.root = root
         self.base = os.path.join(os.fspath(root), "")
         self.findings: list[Finding] = []
         self.bytes_read = 0
+        self.progress = progress
+        self.done = 0
+        self.total = 0
+        self._next_report = 0
+
+    def advance(self, n: int) -> None:
+        """Count `n` more bytes processed; call `progress` about every 1 % of the total (callers
+        check `self.progress` first, so the default path pays nothing)."""
+        self.done += n
+        if self.progress is not None and self.done >= self._next_report:
+            self._next_report = self.done + max(1, self.total // 100)
+            self.progress(min(self.done, self.total), self.total)
 
     def lstat(self, rel: str, *, required: bool) -> os.stat_result | None:
         """Stat without following links; report missing, symlinked and non-regular files."""
@@ -192,8 +208,12 @@ def load_closed_run(
     message_key: str = DEFAULT_MESSAGE_KEY,
     freeze: bool = False,
     lazy_table: bool = False,
+    progress: Progress | None = None,
 ) -> Run:
     """Read a closed-run directory. Raises InputError only when the directory itself is unusable.
+
+    `progress(done, total)` (optional, for the app's loading bar) is told the bytes processed,
+    about every 1 % and once at the end; without it reading is exactly as fast as before.
 
     `freeze=True` is for short-lived commands that keep the Run until they exit (`check`,
     `score`): everything alive is moved to the collector's permanent generation (`gc.freeze`), so
@@ -207,7 +227,7 @@ def load_closed_run(
     paused = gc.isenabled()
     gc.disable()
     try:
-        run = _load_closed_run(path, message_key, lazy_table)
+        run = _load_closed_run(path, message_key, lazy_table, progress)
         if freeze:
             gc.freeze()
         return run
@@ -216,7 +236,9 @@ def load_closed_run(
             gc.enable()
 
 
-def _load_closed_run(path: Path, message_key: str, lazy_table: bool) -> Run:
+def _load_closed_run(
+    path: Path, message_key: str, lazy_table: bool, progress: Progress | None
+) -> Run:
     root = path
     try:
         entries = set(os.listdir(root))
@@ -227,7 +249,7 @@ def _load_closed_run(path: Path, message_key: str, lazy_table: bool) -> Run:
             f"{path}: not a closed run (no manifest.json, status.json, summary.json or "
             "episodes.jsonl). Point evalview at the run directory itself."
         )
-    reader = _Reader(root)
+    reader = _Reader(root, progress)
 
     # 1. Stat everything the format names, before reading any of it.
     sizes: dict[str, int] = {}
@@ -242,7 +264,7 @@ def _load_closed_run(path: Path, message_key: str, lazy_table: bool) -> Run:
         if st is not None:
             sizes[rel] = st.st_size
 
-    total = sum(sizes.values())
+    total = reader.total = sum(sizes.values())
     read_episodes = True
     if total > MAX_BYTES:
         reader.findings.append(
@@ -269,6 +291,8 @@ def _load_closed_run(path: Path, message_key: str, lazy_table: bool) -> Run:
         small_enough = read_episodes or sizes.get(rel, 0) <= MAX_BYTES
         raw = reader.read(rel, sizes[rel]) if rel in sizes and small_enough else None
         documents[rel] = None if raw is None else reader.parse_object(raw, rel)
+        if progress is not None:
+            reader.advance(sizes.get(rel, 0))
 
     # 3. episodes.jsonl, line by line.
     records: list[EpisodeRecord] = []
@@ -292,6 +316,8 @@ def _load_closed_run(path: Path, message_key: str, lazy_table: bool) -> Run:
                 result_files.append(ResultFile(rel, None, readable=False))
                 continue
             raw = reader.read(rel, sizes[rel])
+            if progress is not None:
+                reader.advance(sizes[rel])
             if raw is None:
                 data = None
             else:
@@ -320,6 +346,8 @@ def _load_closed_run(path: Path, message_key: str, lazy_table: bool) -> Run:
                 )
             )
 
+    if progress is not None:
+        progress(total, total)
     manifest = documents.get("manifest.json")
     schedule_raw = _get(manifest, "protocol", "episode_ids")
     schedule: tuple[str, ...] = ()
@@ -479,9 +507,13 @@ def _parse_lines(
     out: list[tuple[EpisodeRecord, bytes]] = []
     checked: list[tuple[bytes, dict[str, Any]]] = []
     offset = 0
+    report, reported = reader.progress is not None, 0
     for i, line in enumerate(lines, start=1):
         start = offset
         offset += len(line) + 1
+        if report and not i & 255:
+            reader.advance(offset - reported)
+            reported = offset
         if not line.strip():
             reader.findings.append(
                 R.EMPTY_LINE(
@@ -504,6 +536,8 @@ def _parse_lines(
         if data is None:
             data = reader.parse_object(line, EPISODES_JSONL, first_line=i, what="line")
         out.append((EpisodeRecord(line=i, data=data, offset=start), line))
+    if report:
+        reader.advance(offset - reported)
     if checked:
         raw_colons = sum(line.count(b":") for line, _ in checked)
         if raw_colons != orjson.dumps([value for _, value in checked]).count(b":"):

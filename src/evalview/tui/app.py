@@ -18,17 +18,23 @@ from evalview.tui.export_screen import ExportProvider, open_export
 from evalview.tui.help import HelpScreen
 from evalview.tui.loading import LoadingScreen, UnreadableScreen
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import Session, finish_bootstrap, open_session
+from evalview.tui.session import PsrFiles, Session, finish_bootstrap, open_input
 from evalview.tui.theme import EVALVIEW_THEME
 
 if TYPE_CHECKING:
+    from evalview.psr import CheckpointReport
     from evalview.stats import Scorecard
 
 
 class EvalViewApp(App[int]):
-    """`EvalViewApp(path)` loads in a thread; `EvalViewApp(path, session=...)` shows it at once."""
+    """`EvalViewApp(path)` loads in a thread; `EvalViewApp(path, session=...)` shows it at once.
 
-    CSS_PATH = "evalview.tcss"
+    PATH may also be a PSR checkpoint-inputs JSON: the worker scores it and the app shows the
+    partial-credit viewer instead of the run screen (`self.inputs` holds the report).
+    """
+
+    #: Absolute, so a subclass elsewhere (tests, extensions) finds it too.
+    CSS_PATH = Path(__file__).with_name("evalview.tcss")
     TITLE = "evalview"
     #: Below 110 columns the overview stacks its cards (`.-narrow` in evalview.tcss).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (Textual's API)
@@ -41,10 +47,11 @@ class EvalViewApp(App[int]):
     ]
 
     class Progress(Message):
-        def __init__(self, index: int, stage: str) -> None:
+        def __init__(self, index: int, stage: str, done: float = 0.0) -> None:
             super().__init__()
             self.index = index
             self.stage = stage
+            self.done = done
 
     class Loaded(Message):
         def __init__(self, session: Session) -> None:
@@ -59,15 +66,28 @@ class EvalViewApp(App[int]):
             self.scorecard = scorecard
             self.refusal = refusal
 
+    class InputsLoaded(Message):
+        """PATH was a checkpoint-inputs JSON, scored."""
+
+        def __init__(self, report: CheckpointReport) -> None:
+            super().__init__()
+            self.report = report
+
     class Failed(Message):
-        def __init__(self, message: str) -> None:
+        def __init__(self, message: str, *, exit_code: int = 2, refused: bool = False) -> None:
             super().__init__()
             self.message = message
+            self.exit_code = exit_code
+            self.refused = refused
 
-    def __init__(self, path: Path, *, session: Session | None = None) -> None:
+    def __init__(
+        self, path: Path, *, session: Session | None = None, psr_files: PsrFiles | None = None
+    ) -> None:
         super().__init__()
         self.path = path
         self.session: Session | None = session
+        self.psr_files = psr_files
+        self.inputs: CheckpointReport | None = None
 
     def on_mount(self) -> None:
         self.register_theme(EVALVIEW_THEME)
@@ -83,22 +103,33 @@ class EvalViewApp(App[int]):
     def _load(self) -> None:
         worker = get_current_worker()
 
-        def progress(index: int, stage: str) -> None:
+        def progress(index: int, stage: str, done: float) -> None:
             if not worker.is_cancelled:
-                self.post_message(self.Progress(index, stage))
+                self.post_message(self.Progress(index, stage, done))
+
+        from evalview.psr import PsrError
 
         try:
-            session = open_session(self.path, progress, defer_bootstrap=True)
+            opened = open_input(
+                self.path, progress, defer_bootstrap=True, psr_files=self.psr_files
+            )
         except InputError as exc:
             self.post_message(self.Failed(str(exc)))
+            return
+        except PsrError as exc:  # a checkpoint-inputs file evalview psr would refuse (exit 1)
+            self.post_message(self.Failed(str(exc), exit_code=1, refused=True))
             return
         except Exception as exc:  # a bug must still end in a message, not a traceback
             self.post_message(
                 self.Failed(f"evalview failed while opening the run ({type(exc).__name__}: {exc}).")
             )
             return
-        if not worker.is_cancelled:
-            self.post_message(self.Loaded(session))
+        if worker.is_cancelled:
+            return
+        if isinstance(opened, Session):
+            self.post_message(self.Loaded(opened))
+        else:
+            self.post_message(self.InputsLoaded(opened))
 
     @work(thread=True, exclusive=True, group="bootstrap")
     def _bootstrap(self, session: Session) -> None:
@@ -109,7 +140,7 @@ class EvalViewApp(App[int]):
 
     def on_eval_view_app_progress(self, message: Progress) -> None:
         if isinstance(self.screen, LoadingScreen):
-            self.screen.set_stage(message.index, message.stage)
+            self.screen.set_stage(message.index, message.stage, message.done)
 
     def on_eval_view_app_loaded(self, message: Loaded) -> None:
         self.session = message.session
@@ -127,8 +158,37 @@ class EvalViewApp(App[int]):
             if isinstance(screen, RunScreen):
                 screen.scores_updated()
 
+    def on_eval_view_app_inputs_loaded(self, message: InputsLoaded) -> None:
+        from evalview.tui.partial_credit import CheckpointInputsScreen
+
+        self.inputs = message.report
+        self.switch_screen(CheckpointInputsScreen(message.report))
+
     def on_eval_view_app_failed(self, message: Failed) -> None:
-        self.switch_screen(UnreadableScreen(self.path, message.message))
+        if message.refused:
+            screen = UnreadableScreen(
+                self.path,
+                message.message,
+                exit_code=message.exit_code,
+                title="This checkpoint-inputs file was refused",
+                hint="Fix the row it names and open it again. `evalview psr PATH` prints the "
+                "same message for scripts (exit 1).",
+            )
+        else:
+            screen = UnreadableScreen(self.path, message.message, exit_code=message.exit_code)
+        self.switch_screen(screen)
+
+    @property
+    def export_blocked(self) -> str | None:
+        """Why `e` cannot export now (None when it can): export publishes an opened run."""
+        if self.inputs is not None:
+            return (
+                "Export publishes a closed run; a checkpoint-inputs file has none. "
+                "`evalview psr INPUT OUTPUT.json` writes its full report."
+            )
+        if self.session is None:
+            return "Nothing to export yet: the run is still loading."
+        return None
 
     # -- actions reachable from bindings and the command palette ----------------------------
 

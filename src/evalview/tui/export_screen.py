@@ -179,8 +179,10 @@ def open_export(app: object) -> None:
 
     assert isinstance(app, App)
     session = getattr(app, "session", None)
-    if session is None:
-        app.notify("Nothing to export yet: the run is still loading.", severity="warning")
+    blocked = getattr(app, "export_blocked", None)
+    if session is None or blocked:
+        why = blocked or "Nothing to export yet: the run is still loading."
+        app.notify(why, severity="warning")
         return
     if not isinstance(app.screen, ExportScreen):
         app.push_screen(ExportScreen(Path(session.path)))

@@ -1,4 +1,8 @@
-"""The `?` screen: every key, and how to reach a task or an episode from anywhere."""
+"""The `?` screen: every key, and how to reach a task or an episode from anywhere.
+
+Every `Binding` in the app has an id and its keys appear in a table here (tests/tui check both),
+so a new binding without a line of help fails a test instead of staying hidden.
+"""
 
 from __future__ import annotations
 
@@ -17,17 +21,44 @@ HELP = """\
 
 | key | does |
 | --- | --- |
-| `1`–`{n}` | {tabs} |
-| `tab` / `shift+tab` | move focus |
-| `↑ ↓ PgUp PgDn Home End` | move in a table |
+| `1`–`{n}` | switch tab: {tabs} |
+| `tab` / `shift+tab` | move focus (tables, filters, buttons) |
+| `↑` `↓` `k` `j` `PgUp` `PgDn` `Home` `End` | move in a table |
+| `←` `→` `h` `l` | scroll a wide table sideways |
 | `Enter` | open: a task's episodes, an episode's full record, a finding's record or file |
-| `Esc` | back from a record or file |
-| `/` | search episodes (id, message, termination reason) |
-| `x` | clear the episode filters |
-| `s` | sort the Tasks table by the next column (click a header too) |
-| `ctrl+p` | command palette: type a task or an episode id to jump there |
+| `Esc` | back from a record or file; close this help or a dialog |
+| `Backspace` | back from a record or file |
+| `ctrl+p` | command palette: type a task or an episode id to jump there, or "export" |
+| `e` | export: result.json and a standalone index.html into a new directory |
 | `?` | this help |
 | `q` | quit |
+
+## Tasks tab
+
+| key | does |
+| --- | --- |
+| `s` | sort by the next column (or click a header) |
+| `r` | reverse the sort |
+
+## Episodes tab
+
+| key | does |
+| --- | --- |
+| `/` | search episodes (id, message, termination reason) |
+| `x` | clear the episode filters |
+
+## Partial credit tab, and `evalview inputs.json`
+
+Moving in the tasks table lists that task's episodes; moving in the episodes table (`tab` to
+reach it, or `Enter` on a task) shows the episode's checkpoints with observed, target and credit.
+A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, its checkpoints.
+
+## Compare screen: `evalview A B`
+
+| key | does |
+| --- | --- |
+| `↑` `↓` | choose a task: its McNemar table and the power line below |
+| `q` | quit (exit 0 compared, 1 refused, 2 unreadable) |
 
 The header always shows the audit verdict and `successes / selected`, with attempted and
 completed beside it: the headline counts every selected case, errors and unattempted included.
@@ -36,12 +67,17 @@ Numbers come from the same core as `evalview score --json`; the app computes not
 """
 
 
+def help_text() -> str:
+    """The help, with the tabs as registered (extensions add tabs)."""
+    tabs = ", ".join(f"{i} {t.title}" for i, t in enumerate(TABS, 1))
+    return HELP.format(n=len(TABS), tabs=tabs)
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark", "dismiss", "Close", id="help.close"),
     ]
 
     def compose(self) -> ComposeResult:
-        tabs = ", ".join(f"{i} {t.title}" for i, t in enumerate(TABS, 1))
         with VerticalScroll(id="help-box"):
-            yield Markdown(HELP.format(n=len(TABS), tabs=tabs))
+            yield Markdown(help_text())

@@ -29,9 +29,11 @@ class LoadingScreen(Screen[None]):
             yield Static("starting…", id="loading-stage")
         yield Footer()
 
-    def set_stage(self, index: int, stage: str) -> None:
-        self.query_one(ProgressBar).update(progress=index)
-        self.query_one("#loading-stage", Static).update(f"{stage}…")
+    def set_stage(self, index: int, stage: str, done: float = 0.0) -> None:
+        """Stage `index` of STAGES, `done` (0–1) of the way through it (reading reports bytes)."""
+        self.query_one(ProgressBar).update(progress=index + min(max(done, 0.0), 1.0))
+        within = f" {done:.0%}" if 0.0 < done < 1.0 else ""
+        self.query_one("#loading-stage", Static).update(f"{stage}…{within}")
 
 
 class UnreadableScreen(Screen[None]):
@@ -41,21 +43,33 @@ class UnreadableScreen(Screen[None]):
         Binding("q,escape", "leave", "Quit", id="unreadable.quit")
     ]
 
-    def __init__(self, path: Path, message: str) -> None:
+    def __init__(
+        self,
+        path: Path,
+        message: str,
+        *,
+        exit_code: int = 2,
+        title: str = "This run could not be opened",
+        hint: str = (
+            "Pass a closed-run directory (the one holding manifest.json), a results JSON or a "
+            "PSR checkpoint-inputs JSON. `evalview check PATH` prints the same message for "
+            "scripts."
+        ),
+    ) -> None:
         super().__init__(id="unreadable")
         self.path = path
         self.message = message
+        self.exit_code = exit_code
+        self.title_text = title
+        self.hint = hint
 
     def compose(self) -> ComposeResult:
         with Middle(), Center(), Vertical(id="unreadable-box"):
-            yield Static("[bold red]✗ This run could not be opened[/]", id="unreadable-title")
+            yield Static(f"[bold red]✗ {escape(self.title_text)}[/]", id="unreadable-title")
             yield Static(escape(self.message), id="unreadable-message")
-            yield Static(
-                "[dim]Pass a closed-run directory (the one holding manifest.json) or a results "
-                "JSON. `evalview check PATH` prints the same message for scripts.[/]"
-            )
+            yield Static(f"[dim]{escape(self.hint)}[/]")
         yield Footer()
 
     def action_leave(self) -> None:
-        """Quit with exit code 2, as the CLI does for an unreadable path."""
-        self.app.exit(2)
+        """Quit with the CLI's exit code: 2 unreadable, 1 refused."""
+        self.app.exit(self.exit_code)

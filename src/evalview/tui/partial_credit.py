@@ -17,9 +17,10 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from evalview.psr import CheckpointReport, PsrError, RunPsrReport, score_run
+from evalview.psr import CheckpointReport, RunPsrReport
 from evalview.psr.parser import Checkpoint
 from evalview.tui.fmt import pct
 from evalview.tui.session import Session
@@ -80,19 +81,18 @@ def _checkpoint_table(id: str) -> DataTable[str | Text]:
 
 
 class PartialCreditPane(Vertical):
-    """A run's PSR per task beside SR; Enter/highlight walks task → episode → checkpoints."""
+    """A run's PSR per task beside SR; Enter/highlight walks task → episode → checkpoints.
+
+    The report was computed by the loading worker (`Session.psr`); this pane only lays it out.
+    """
 
     DEFAULT_CSS = _CSS
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
-        self.report: RunPsrReport | None = None
-        self.refusal: str | None = None
-        try:
-            self.report = score_run(session.run)
-        except PsrError as exc:
-            self.refusal = str(exc)
+        self.report: RunPsrReport | None = session.psr
+        self.refusal: str | None = session.psr_refusal
 
     def compose(self) -> ComposeResult:
         yield Static(id="psr-title", classes="pane-title")
@@ -275,11 +275,36 @@ class CheckpointInputsPane(Vertical):
             self.show_row(event.row_key.value)
 
 
+class CheckpointInputsScreen(Screen[None]):
+    """What `evalview inputs.json` shows for a PSR checkpoint-inputs file, inside the run app."""
+
+    def __init__(self, report: CheckpointReport) -> None:
+        super().__init__(id="checkpoint-inputs")
+        self.report = report
+
+    def compose(self) -> ComposeResult:
+        models = len(self.report.models)
+        rows = sum(len(m.tasks) for m in self.report.models)
+        yield Static(
+            f"[b]Partial credit[/] · checkpoint-inputs file · {models} "
+            f"model{'s' * (models != 1)}, {rows} row{'s' * (rows != 1)} · "
+            "[dim]↑↓ moves in a table, tab switches table, ? keys, q quits[/]",
+            id="inputs-header",
+        )
+        yield CheckpointInputsPane(self.report, id="partial-credit-pane")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#psr-rows", DataTable).focus()
+
+
 class PartialCreditApp(App[int]):
     """Stand-alone viewer for a checkpoint-inputs report (not a run, so not the run app)."""
 
     TITLE = "evalview · partial credit"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "quit", "Quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit", id="partial-credit.quit")
+    ]
 
     def __init__(self, report: CheckpointReport) -> None:
         super().__init__()

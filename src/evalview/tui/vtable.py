@@ -57,14 +57,14 @@ class VirtualTable(ScrollView, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor(-1)", "Up", show=False),
-        Binding("down,j", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
-        Binding("left,h", "scroll_left", "Left", show=False),
-        Binding("right,l", "scroll_right", "Right", show=False),
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="table.up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="table.down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="table.page-up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="table.page-down"),
+        Binding("home", "jump(0)", "First", show=False, id="table.first"),
+        Binding("end", "jump(-1)", "Last", show=False, id="table.last"),
+        Binding("left,h", "scroll_left", "Left", show=False, id="table.left"),
+        Binding("right,l", "scroll_right", "Right", show=False, id="table.right"),
         Binding("enter", "select", "Open", id="table.open"),
     ]
 

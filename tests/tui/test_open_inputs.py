@@ -1,0 +1,162 @@
+"""`evalview PATH` on a PSR checkpoint-inputs JSON: the partial-credit viewer inside the app shell,
+and a refusal (exit 1) or unreadable file (exit 2) shown as a message, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, Static
+from tui_helpers import REPO, SIZE, run, wait_for
+
+from evalview.cli.open import main
+from evalview.psr import (
+    PsrOptions,
+    load_bare_targets,
+    load_catalog,
+    load_checkpoint_inputs,
+    score_inputs,
+)
+from evalview.tui.app import EvalViewApp
+from evalview.tui.loading import UnreadableScreen
+from evalview.tui.partial_credit import CheckpointInputsPane, CheckpointInputsScreen
+from evalview.tui.session import PsrFiles, open_input
+
+PSR = REPO / "sample_runs" / "psr"
+INPUTS = PSR / "checkpoint-inputs.json"
+FILES = PsrFiles(PSR / "bare-targets.json", PSR / "catalog.json")
+
+
+def _cells(table: DataTable[Any]) -> list[list[str]]:
+    return [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def _open(path: Path, files: PsrFiles | None, body: Any) -> int | None:
+    """Open `path` as `evalview PATH` would (loading in the worker), run `body`, return the exit."""
+
+    async def main_() -> int | None:
+        app = EvalViewApp(path, psr_files=files)
+        async with app.run_test(size=SIZE) as pilot:
+            await body(pilot, app)
+        return app.return_value
+
+    return run(main_())
+
+
+def test_checkpoint_inputs_open_in_the_app_shell_with_the_psr_numbers() -> None:
+    expected = score_inputs(
+        load_checkpoint_inputs(INPUTS),
+        PsrOptions(
+            bare_targets=load_bare_targets(PSR / "bare-targets.json"),
+            catalog=load_catalog(PSR / "catalog.json"),
+        ),
+    )
+
+    async def body(pilot: Any, app: EvalViewApp) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
+        await pilot.pause()
+        assert app.inputs is not None and app.session is None
+        pane = app.screen.query_one(CheckpointInputsPane)
+        summaries = _cells(pane.query_one("#psr-summaries", DataTable))
+        a_main = expected.model("example-model-a").summary("main")
+        assert summaries[0][:3] == ["example-model-a", "Main", f"{100 * a_main.psr:.2f} %"]
+        rows = pane.query_one("#psr-rows", DataTable)
+        assert app.focused is rows  # arrows work at once
+        await pilot.press("down", "down", "down")  # task_04_shelter: Planks 14 of the table's 16
+        title = str(app.screen.query_one("#psr-checkpoints-title", Static).render())
+        assert "task_04_shelter" in title
+        assert _cells(pane.query_one("#psr-checkpoints", DataTable))[0][:4] == [
+            "Planks", "quantity", "14", "16"
+        ]
+        await pilot.press("e")  # nothing to export: says so instead of failing
+        await pilot.pause()
+        assert isinstance(app.screen, CheckpointInputsScreen)
+        await pilot.press("q")
+
+    assert _open(INPUTS, FILES, body) in (None, 0)
+
+
+def test_a_refused_checkpoint_inputs_file_shows_the_refusal_and_exits_1() -> None:
+    """Without the bare-target table the sample's legacy `Planks: 14` must be refused (exit 1)."""
+
+    async def body(pilot: Any, app: EvalViewApp) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
+        screen = app.screen
+        assert isinstance(screen, UnreadableScreen) and screen.exit_code == 1
+        title = str(screen.query_one("#unreadable-title", Static).render())
+        message = str(screen.query_one("#unreadable-message", Static).render())
+        assert "refused" in title
+        assert "task_04_shelter" in message and "--bare-targets" in message
+        await pilot.press("q")
+
+    assert _open(INPUTS, None, body) == 1
+
+
+def test_duplicate_rows_are_refused_with_the_rows_named(tmp_path: Path) -> None:
+    row = {"stage": "main", "task": "t1", "success": False, "message": "Logs: 1/2",
+           "CCE": 0.0, "rounds": 3, "chats": 1}
+    bad = tmp_path / "inputs.json"
+    bad.write_text(json.dumps({"m": [row, row]}))
+
+    async def body(pilot: Any, app: EvalViewApp) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
+        message = str(app.screen.query_one("#unreadable-message", Static).render())
+        assert "appears twice" in message and "rows 1 and 2" in message
+        await pilot.press("q")
+
+    assert _open(bad, None, body) == 1
+
+
+def test_json_that_is_neither_a_run_nor_inputs_is_unreadable_exit_2(tmp_path: Path) -> None:
+    other = tmp_path / "other.json"
+    other.write_text('{"models": 3}')
+
+    async def body(pilot: Any, app: EvalViewApp) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
+        message = str(app.screen.query_one("#unreadable-message", Static).render())
+        assert "other.json" in message and "not a closed-run directory" in message
+        await pilot.press("q")
+
+    assert _open(other, None, body) == 2
+
+
+def test_a_catalog_with_a_closed_run_is_refused_like_evalview_psr() -> None:
+    from evalview.psr import PsrError
+
+    with pytest.raises(PsrError, match="--catalog applies to checkpoint-inputs"):
+        open_input(
+            REPO / "sample_runs" / "fail-fast", psr_files=PsrFiles(catalog=PSR / "catalog.json")
+        )
+
+
+def test_bare_targets_reach_a_runs_partial_credit(tmp_path: Path) -> None:
+    """A run whose message has a bare `Logs = 3`-style value: refused without the table, credited
+    3/5 with it (the side file is read in the worker and used for the run's tab)."""
+    from evalview.tui.session import Session
+
+    root = tmp_path / "run"
+    root.mkdir()
+    manifest = {"run_id": "r", "policy": {"name": "p"}, "protocol": {"episode_ids": ["a/seed1"]}}
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    record = {
+        "episode": {"id": "a/seed1", "task": "a", "seed": 1},
+        "status": "completed",
+        "success": False,
+        "metrics": {"success": False, "message": "Logs: 3"},
+    }
+    (root / "episodes.jsonl").write_text(json.dumps(record) + "\n")
+    plain = open_input(root)
+    assert isinstance(plain, Session) and plain.psr is None
+    assert plain.psr_refusal is not None and "--bare-targets" in plain.psr_refusal
+    tabled = open_input(root, psr_files=PsrFiles(PSR / "bare-targets.json"))
+    assert isinstance(tabled, Session) and tabled.psr is not None
+    assert tabled.psr.tasks[0].psr == pytest.approx(0.6)
+
+
+def test_missing_side_file_exits_2_before_the_app(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(INPUTS), "--bare-targets", str(tmp_path / "nope.json")]) == 2
+    assert "nope.json: no such file" in capsys.readouterr().err
