@@ -317,3 +317,23 @@ def test_hostile_names_are_printed_not_interpreted(
     out = " ".join(capsys.readouterr().out.split())
     assert "[blink]m[/]" in out and "[red]Logs[/]" in out
     assert "[bold]t[/]<script>x</script>" in out.replace(" ", "")
+
+
+def test_pending_cce_is_reported_not_zeroed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    failed, done = WORKED["example-model"]
+    waiting = {**done, "task": "task_03_iron_sword", "CCE": None}
+    pending = {"example-model": [failed, done, waiting]}
+    code, doc = run_json(capsys, str(write(tmp_path, pending)))
+    assert code == 0
+    main_split = doc["models"][0]["summaries"]["main"]
+    # The mean of the two saved values; a pending score taken as 0 would give 0.6667 / 3.
+    assert main_split["CCE"] == pytest.approx(0.6667 / 2)
+    assert main_split["cce_scored"] == 2
+    assert main_split["cce_pending_tasks"] == ["task_03_iron_sword"]
+    assert main_split["SR"] == pytest.approx(2 / 3)  # pending is not a model failure
+    assert doc["models"][0]["tasks"][2]["CCE"] is None
+    assert main(["psr", str(write(tmp_path, pending))]) == 0
+    text = capsys.readouterr().out
+    assert "CCE pending" in text and "task_03_iron_sword" in text

@@ -114,3 +114,48 @@ def test_empty_split_has_no_means() -> None:
 def test_task_psr_rejects_failed_without_checkpoints() -> None:
     with pytest.raises(ValueError):
         task_psr(False, ())
+
+
+def test_pending_cce_is_not_a_zero_and_makes_the_split_partial() -> None:
+    # The spec: "A judge/API failure is a pending score, not a model failure or a zero CCE."
+    # `"CCE": null` on a successful row says the judge has not answered.
+    report = score(
+        {
+            "m": [
+                row("task_a", success=True, message="D: True", CCE=0.8),
+                row("task_b", success=True, message="D: True", CCE=None),
+                row("task_c", success=False, message="D: False", CCE=0.0),
+            ]
+        },
+        PsrOptions(catalog={"main": ("task_a", "task_b", "task_c")}),
+    )
+    m = report.model("m")
+    pending = m.tasks[1]
+    assert pending.cce is None and pending.note is not None and "pending" in pending.note
+    assert pending.psr == 1.0 and pending.success  # not a model failure
+    main = m.summary("main")
+    assert main.cce == pytest.approx((0.8 + 0.0) / 2)  # a zero would give 0.8 / 3
+    assert main.sr == pytest.approx(2 / 3) and main.psr == pytest.approx(2 / 3)
+    assert main.coverage.missing_tasks == () and not main.coverage.final
+    assert main.status == "partial"
+    doc = report.to_json()["models"][0]
+    assert doc["summaries"]["main"]["cce_pending_tasks"] == ["task_b"]
+    assert doc["summaries"]["main"]["cce_scored"] == 2
+    assert doc["summaries"]["main"]["final"] is False
+    assert doc["tasks"][1]["CCE"] is None
+
+
+def test_null_cce_of_a_failed_task_is_zero_by_definition() -> None:
+    report = score({"m": [row("task_a", success=False, message="D: False", CCE=None)]})
+    (t,) = report.model("m").tasks
+    assert t.cce == 0.0
+    assert report.model("m").summary("main").cce_pending_tasks == ()
+
+
+def test_all_cce_saved_keeps_a_complete_split_final() -> None:
+    report = score(
+        {"m": [row("task_a", success=True, message="D: True", CCE=0.25)]},
+        PsrOptions(catalog={"main": ("task_a",)}),
+    )
+    main = report.model("m").summary("main")
+    assert main.coverage.final and main.status == "final" and main.cce == 0.25

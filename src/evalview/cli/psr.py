@@ -270,6 +270,14 @@ def _print_inputs(report: CheckpointReport, per_task: bool) -> None:
                     f"  [yellow]{s.title}: partial, means over the scored tasks only; missing "
                     f"{escape(shown)}{f' and {more} more' if more > 0 else ''}[/]"
                 )
+            if s.cce_pending_tasks and s.split != "augmented":
+                shown = ", ".join(s.cce_pending_tasks[:10])
+                more = len(s.cce_pending_tasks) - 10
+                out.print(
+                    f"  [yellow]{s.title}: CCE pending (judge not answered) for "
+                    f"{escape(shown)}{f' and {more} more' if more > 0 else ''}; CCE is the mean "
+                    "over the other tasks, not a zero for these[/]"
+                )
         if report.options.catalog is None:
             out.print(
                 "  [dim]coverage n/?: no --catalog, the expected tasks are unknown, "

@@ -44,7 +44,8 @@ class InputRow:
     task: str
     success: bool
     message: str
-    cce: float
+    #: The saved CCE; None when the judge has not scored a successful task yet (pending).
+    cce: float | None
     rounds: float
     chats: float
 
@@ -151,9 +152,7 @@ def _row(path: Path, model: str, i: int, row: Any) -> InputRow:
     message = row["message"]
     if not isinstance(message, str):
         raise PsrError(f"{where}: `message` must be the verifier message (a string).")
-    cce = _number(row["CCE"], "CCE", where)
-    if not 0.0 <= cce <= 1.0:
-        raise PsrError(f"{where}: `CCE` is {cce}; a saved CCE is a fraction in [0, 1].")
+    cce = _saved_cce(row["CCE"], success, where)
     if not success and cce != 0.0:
         raise PsrError(
             f"{where}: `CCE` is {cce} for a failed task; CCE is 0 for a failed task, so the "
@@ -162,6 +161,24 @@ def _row(path: Path, model: str, i: int, row: Any) -> InputRow:
     rounds = _count(row["rounds"], "rounds", where)
     chats = _count(row["chats"], "chats", where)
     return InputRow(model, i, stage, split, task, success, message, cce, rounds, chats)
+
+
+def _saved_cce(value: Any, success: bool, where: str) -> float | None:
+    """The saved CCE, or None (pending) for a successful task whose judge has not answered.
+
+    `"CCE": null` is how a row says the judge/API has not scored it: a pending score, never a
+    model failure and never a zero CCE. A failed task needs no judge (its CCE is 0 by definition),
+    so null there means 0.
+    """
+    if value is None:
+        return None if success else 0.0
+    cce = _number(value, "CCE", where)
+    if not 0.0 <= cce <= 1.0:
+        raise PsrError(
+            f"{where}: `CCE` is {cce}; a saved CCE is a fraction in [0, 1] (null while the "
+            "judge's score is pending)."
+        )
+    return cce
 
 
 def split_of(stage: str, task: str) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +105,8 @@ class TaskScore:
     message: str
     checkpoints: tuple[Checkpoint, ...] | None
     psr: float
-    cce: float  # as saved, rounded to four decimals; 0 for a failed task
+    #: As saved, rounded to four decimals; 0 for a failed task; None while the judge is pending.
+    cce: float | None
     rounds: float
     chats: float
     note: str | None = None
@@ -131,7 +132,11 @@ class TaskScore:
 
 @dataclass(frozen=True, slots=True)
 class SplitSummary:
-    """Means over the scored tasks of one split; `coverage.final` says whether that is all."""
+    """Means over the scored tasks of one split; `coverage.final` says whether that is all.
+
+    CCE is the mean over the tasks whose CCE is saved; tasks whose judge score is pending are
+    listed in `cce_pending_tasks` and make the summary partial (never averaged in as zero).
+    """
 
     split: str
     coverage: Coverage
@@ -140,6 +145,7 @@ class SplitSummary:
     cce: float | None
     rounds: float | None
     chats: float | None
+    cce_pending_tasks: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:
@@ -159,6 +165,8 @@ class SplitSummary:
             "CCE": self.cce,
             "rounds": self.rounds,
             "chats": self.chats,
+            "cce_scored": self.coverage.scored - len(self.cce_pending_tasks),
+            "cce_pending_tasks": list(self.cce_pending_tasks),
             **self.coverage.to_json(),
         }
 
@@ -167,14 +175,19 @@ def summarize(
     split: str, tasks: Sequence[TaskScore], expected: Sequence[str] | None
 ) -> SplitSummary:
     cov = coverage([t.task for t in tasks], expected)
+    pending = tuple(t.task for t in tasks if t.cce is None)
+    if pending and cov.final:
+        # Every task is scored but some CCE is not: the split is not finished until it is.
+        cov = replace(cov, final=False)
     return SplitSummary(
         split,
         cov,
         psr=_mean([t.psr for t in tasks]),
         sr=_mean([1.0 if t.success else 0.0 for t in tasks]),
-        cce=_mean([t.cce for t in tasks]),
+        cce=_mean([t.cce for t in tasks if t.cce is not None]),
         rounds=_mean([t.rounds for t in tasks]),
         chats=_mean([t.chats for t in tasks]),
+        cce_pending_tasks=pending,
     )
 
 
@@ -237,10 +250,10 @@ def score_row(row: InputRow, options: PsrOptions) -> TaskScore:
         message=row.message,
         checkpoints=parsed.checkpoints,
         psr=task_psr(row.success, parsed.checkpoints),
-        cce=round(row.cce, CCE_DECIMALS) if row.success else 0.0,
+        cce=_saved_cce(row),
         rounds=row.rounds,
         chats=row.chats,
-        note=parsed.note,
+        note=_join(parsed.note, PENDING_CCE_NOTE if row.cce is None else None),
     )
 
 
@@ -272,6 +285,23 @@ def score_inputs(inputs: CheckpointInputs, options: PsrOptions | None = None) ->
         summaries.append(summarize(AUGMENTED_UNION, union, both))
         models.append(ModelScores(model, scored, tuple(summaries)))
     return CheckpointReport(inputs.path, opts, tuple(models))
+
+
+PENDING_CCE_NOTE = (
+    "CCE pending: the judge has not scored this successful task (a pending score, not a zero)"
+)
+
+
+def _saved_cce(row: InputRow) -> float | None:
+    """Four decimals, as the CCE script saves it; 0 for a failed task; None while pending."""
+    if not row.success:
+        return 0.0
+    return None if row.cce is None else round(row.cce, CCE_DECIMALS)
+
+
+def _join(*notes: str | None) -> str | None:
+    kept = [n for n in notes if n]
+    return "; ".join(kept) if kept else None
 
 
 def _mean(values: Sequence[float]) -> float | None:
