@@ -123,6 +123,11 @@ def _copy_result(rd: Any, mp: pytest.MonkeyPatch) -> None:
     shutil.copytree(p.parent, rd.path / "episodes" / "a-second-copy")
 
 
+def _unsafe_dir(rd: Any, mp: pytest.MonkeyPatch) -> None:
+    p = rd.result_path("task-00/seed1000")
+    p.parent.rename(rd.path / "episodes" / "task 00: seed 1000")
+
+
 def _orphan_result(rd: Any, mp: pytest.MonkeyPatch) -> None:
     data = json.loads(rd.result_path("task-00/seed1000").read_text())
     data["episode"]["id"] = "task-99/seed1"
@@ -212,6 +217,11 @@ MUTATIONS: dict[str, tuple[Mutation, str | None]] = {
                                            "mode": "minimal", "videos": "no"}),
         "manifest.json",
     ),
+    "EV215": (lambda rd, mp: rd.edit("manifest.json", lambda d: d.update(method_origin="x")),
+              "manifest.json"),
+    "EV216": (doc("manifest.json", "method.configuration.runtime",
+                  {f"setting_{i}": "v" * 64 for i in range(300)}), "manifest.json"),
+    "EV217": (doc("manifest.json", "method.models.0.provider", "unknown"), "manifest.json"),
     # episodes
     "EV301": (rec(0, "schema_version", "v0"), "episodes.jsonl"),
     "EV302": (rec_del(0, "usage"), "episodes.jsonl"),
@@ -238,6 +248,7 @@ MUTATIONS: dict[str, tuple[Mutation, str | None]] = {
     "EV321": (_records(_duplicate_line), "episodes.jsonl"),
     "EV322": (rec(0, "episode.id", "task-99/seed1"), "episodes.jsonl"),
     "EV323": (_records(_swap), "episodes.jsonl"),
+    "EV324": (_unsafe_dir, "episodes/task 00: seed 1000/result.json"),
     # closure
     "EV401": (doc("status.json", "status", "finished"), "status.json"),
     "EV402": (doc("status.json", "status", "completed"), "status.json"),

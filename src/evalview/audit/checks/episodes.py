@@ -7,6 +7,7 @@ must audit in a fraction of a second, and a hand-written test names the exact fi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +22,7 @@ from evalview.audit.checks._common import (
     declared_components,
     describe,
     episodes_unread,
+    ids_preview,
     is_nonempty_str,
     is_nonneg_int,
     is_number,
@@ -35,7 +37,7 @@ from evalview.audit.checks._common import (
 from evalview.findings import Finding
 from evalview.model.run import Run
 
-E = R.E
+E, W = R.E, R.W
 
 SCHEMA = R.rule(
     "EV301", "episode-schema-version", E,
@@ -121,6 +123,12 @@ OUTSIDE_SCHEDULE = R.rule(
 )
 ORDER = R.rule(
     "EV323", "schedule-order", E, "episodes.jsonl is not in selected schedule order."
+)
+
+UNSAFE_DIR = R.rule(
+    "EV324", "result-dir-unsafe-name", W,
+    "An episodes/<directory> name is not a safe descriptive name (ASCII letters, digits, dot, "
+    "underscore, dash; at most 128 characters).",
 )
 
 COUNT_FIELDS = ("policy_calls", "action_decisions", "environment_steps", "rejected_actions")
@@ -452,6 +460,44 @@ def check_identity_and_order(run: Run) -> Iterator[Finding]:
         else:
             last_pos, last_id = pos, eid
     yield from disorder
+
+
+#: A portable directory name: survives zip, tar, Windows and URLs unquoted. The format only says
+#: "use safe descriptive directory names" (matching uses episode.id), hence a warning.
+_SAFE_DIR = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}\Z")
+_WINDOWS_DEVICES = frozenset(
+    {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
+     *(f"lpt{i}" for i in range(1, 10))}
+)
+
+
+def is_safe_dir_name(name: str) -> bool:
+    """ASCII letters/digits/._- beginning with a letter or digit, not ending in a dot, not a
+    Windows device name, at most 128 characters."""
+    return (
+        name.isascii()
+        and _SAFE_DIR.match(name) is not None
+        and not name.endswith(".")
+        and name.split(".")[0].lower() not in _WINDOWS_DEVICES
+    )
+
+
+@R.check
+def check_result_dir_names(run: Run) -> Iterator[Finding]:
+    """One warning naming the unsafe result directories (a run may have thousands)."""
+    unsafe = [
+        rf.path for rf in run.result_files if not is_safe_dir_name(rf.path.split("/")[1])
+    ]
+    if unsafe:
+        names = [repr(p.split("/")[1]) for p in unsafe]
+        dirs = "directory has" if len(unsafe) == 1 else "directories have"
+        yield UNSAFE_DIR(
+            f"{unsafe[0]}: {len(unsafe)} result {dirs} an unsafe name ({ids_preview(names)}). "
+            "Matching uses episode.id, so the run stays "
+            "consistent, but use safe descriptive names (ASCII letters, digits, '.', '_', '-', "
+            "such as task-a-seed7) so the run copies and archives portably.",
+            file=unsafe[0],
+        )
 
 
 @R.check

@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import orjson
+
 from evalview.audit import registry as R
 from evalview.audit.checks._common import (
     MANIFEST,
@@ -18,7 +20,7 @@ from evalview.audit.checks._common import (
 from evalview.findings import Finding
 from evalview.model.run import Run
 
-E = R.E
+E, W = R.E, R.W
 
 SCHEMA = R.rule(
     "EV201", "manifest-schema-version", E,
@@ -71,7 +73,29 @@ RECORDING = R.rule(
     "EV214", "recording-invalid", E, "The optional recording declaration is malformed."
 )
 
+METHOD_ORIGIN = R.rule(
+    "EV215", "method-origin-unknown", W,
+    "method_origin is neither participant_declaration nor legacy_policy_projection.",
+)
+CONFIG_UNBOUNDED = R.rule(
+    "EV216", "method-configuration-unbounded", W,
+    "method.configuration is larger or deeper than a bounded public declaration "
+    "(16 KiB, nesting depth 8).",
+)
+UNKNOWN_NOT_NULL = R.rule(
+    "EV217", "unknown-not-null", W,
+    "A method component's provider, model or version is a placeholder string (empty, "
+    "'unknown', 'n/a') instead of null.",
+)
+
 METHOD_SCHEMA = "starvla-rsi.method/v1"
+METHOD_ORIGINS = ("participant_declaration", "legacy_policy_projection")
+#: evalview's bound on method.configuration (the format says "bounded" without a number): larger
+#: than any hand-written public declaration, smaller than a dump of runtime settings.
+CONFIG_MAX_BYTES = 16 * 1024
+CONFIG_MAX_DEPTH = 8
+#: Strings that claim a value while meaning "unknown", which the format writes as null.
+_PLACEHOLDERS = frozenset({"", "unknown", "none", "null", "n/a", "na", "?", "-", "tbd"})
 RECORDING_SCHEMA = "starvla-rsi.recording/v2"
 USAGE_ACCOUNTING = "starvla-rsi.method-usage/v1"
 RECORDING_FLAGS = (
@@ -327,6 +351,14 @@ def _method(ctx: _Ctx, manifest: dict[str, Any]) -> None:
             f"`method_origin` is {describe(manifest['method_origin'])}; use "
             "'participant_declaration' or 'legacy_policy_projection'.",
         )
+    elif manifest.get("method_origin", METHOD_ORIGINS[0]) not in METHOD_ORIGINS:
+        ctx.add(
+            METHOD_ORIGIN,
+            f"`method_origin` is {describe(manifest['method_origin'])}; the format defines "
+            "'participant_declaration' (a declared method) and 'legacy_policy_projection' (a "
+            "policy identity projected without a method file). Use one of them; the report "
+            "cannot tell whether the configuration was supplied.",
+        )
     if "method" not in manifest or manifest["method"] is None:
         return
     method = manifest["method"]
@@ -351,6 +383,8 @@ def _method(ctx: _Ctx, manifest: dict[str, Any]) -> None:
             METHOD,
             f"`method.configuration` is {describe(config)}; it must be a public JSON object.",
         )
+    elif isinstance(config, dict):
+        _configuration_bound(ctx, config)
     models = method.get("models")
     if not isinstance(models, list):
         ctx.add(
@@ -390,6 +424,45 @@ def _method(ctx: _Ctx, manifest: dict[str, Any]) -> None:
                     f"`{at}.{key}` is {describe(model[key])}; it must be a string, or null "
                     "when unknown.",
                 )
+            elif isinstance(model.get(key), str) and model[key].strip().lower() in _PLACEHOLDERS:
+                ctx.add(
+                    UNKNOWN_NOT_NULL,
+                    f"`{at}.{key}` is {describe(model[key])}; an unknown {key} stays null, so "
+                    "readers do not take the placeholder for a declared identity.",
+                )
+
+
+def _configuration_bound(ctx: _Ctx, config: dict[str, Any]) -> None:
+    """Warn (not refuse: the format gives no number) when the configuration looks like a dump."""
+    try:
+        size = len(orjson.dumps(config))
+    except (TypeError, orjson.JSONEncodeError):
+        return  # not JSON-encodable cannot come from a JSON file
+    depth = _depth(config)
+    if size > CONFIG_MAX_BYTES or depth > CONFIG_MAX_DEPTH:
+        ctx.add(
+            CONFIG_UNBOUNDED,
+            f"`method.configuration` is {size:,} bytes with nesting depth {depth} (evalview's "
+            f"bound: {CONFIG_MAX_BYTES // 1024} KiB, depth {CONFIG_MAX_DEPTH}). The "
+            "configuration is a bounded public declaration, not a dump of runtime settings: "
+            "keep the choices that define the method and review it before publishing.",
+        )
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of containers (an object of scalars is 1), without recursion limits."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, d = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, d)
+        stack.extend((c, d + 1) for c in children)
+    return deepest
 
 
 def _recording(ctx: _Ctx, manifest: dict[str, Any]) -> None:
