@@ -129,3 +129,33 @@ def test_exact_power_shares_stay_fractions_at_large_n(capsys: pytest.CaptureFixt
     shares = doc["at_n"]["exact_power"]
     assert all(0.0 <= v <= 1.0 for v in shares.values())
     assert shares["higher_count"] + shares["tie"] + shares["lower_count"] == pytest.approx(1.0)
+
+
+def test_non_overlap_and_paired_exact_power(capsys: pytest.CaptureFixture[str]) -> None:
+    # §3: non-overlap needs 1.66× the z-test's trials; §5: 20 and 100 same-gust pairs.
+    doc = _json(capsys, "--p1", "0.68", "--p2", "0.76", "--paired", "--discordant", "0.08",
+                "--n", "100")
+    assert doc["unpaired"]["non_overlap_n_per_arm"] == 823
+    assert round(doc["unpaired"]["non_overlap_n_per_arm"] / doc["unpaired"]["n_per_arm"], 2) \
+        == 1.66
+    assert round(doc["at_n"]["paired_exact_power"]["right_verdict"], 3) == 0.820
+    doc = _json(capsys, "--p1", "0.68", "--p2", "0.76", "--paired", "--discordant", "0.08",
+                "--n", "20")
+    assert round(doc["at_n"]["paired_exact_power"]["right_verdict"], 3) == 0.004
+    assert doc["at_n"]["paired_exact_power"]["wrong_verdict"] == 0.0
+    assert _json(capsys, "--p1", "0.68", "--p2", "0.76", "--n", "20")["at_n"][
+        "paired_exact_power"] is None  # no --paired, no paired answer
+    assert main(["power", "--p1", "0.68", "--p2", "0.76", "--paired", "--discordant", "0.08",
+                 "--n", "100"]) == 0
+    out = capsys.readouterr().out
+    assert "823" in out and "82.0 %" in out and "McNemar" in out
+
+
+def test_equal_rates_with_paired_and_n_report_the_false_verdicts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doc = _json(capsys, "--p1", "0.7", "--p2", "0.7", "--paired", "--n", "200")
+    pe = doc["at_n"]["paired_exact_power"]
+    assert pe["right_verdict"] == pytest.approx(pe["wrong_verdict"])
+    assert pe["right_verdict"] + pe["wrong_verdict"] < 0.05
+    assert doc["paired"] is None and doc["unpaired"] is None

@@ -21,10 +21,14 @@ rates P1 (the reference) and P2 (the candidate):
   paired design     with --paired, the pairs needed when both checkpoints run the same cases:
                     n = (z_{α/2}√ψ + z_β√(ψ − Δ²))²/Δ², ψ the share of discordant pairs
                     (--discordant; without it, ψ of independent outcomes, P2(1−P1) + P1(1−P2))
+  non-overlap       the episodes per arm the rule "the two 95 % intervals do not overlap" needs
+                    for the same power: (2z_{α/2} + √2·z_β)² p̄(1 − p̄)/Δ², 1.66× the z-test's
   at --n N          the minimum detectable gap (z_{α/2} + z_β)√(2p̄(1 − p̄)/N) and the exact power:
                     the binomial probabilities of every pair of counts summed under the z-test
                     rule (the right verdict, the wrong one, and how often the raw counts order
                     the pair correctly)
+                    (with --paired, also how often N pairs reach each verdict of McNemar's
+                    exact test, summed over the discordant counts)
   cost              2n trials, 2nt/60 robot-hours at t minutes a trial, robot-weeks of 40 hours
 
 Rates are fractions (0.76) or percentages with a sign (76%). Text shows percent; --json writes
@@ -119,11 +123,14 @@ def _cost_json(n: int, minutes: float) -> dict[str, Any]:
 def compute(args: argparse.Namespace) -> dict[str, Any]:
     """The whole answer as a JSON-ready dict (fractions). Raises _BadArgument."""
     from evalview.compare.power import (
+        EXACT_PAIRED_POWER_MAX_N,
         EXACT_POWER_MAX_N,
+        exact_paired_power,
         exact_power,
         independent_discordance,
         min_detectable_gap,
         n_per_arm,
+        non_overlap_n_per_arm,
         paired_n,
     )
 
@@ -143,9 +150,20 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
     }
     if p1 != p2:
         n = n_per_arm(p1, p2, alpha=alpha, power=power)
-        doc["unpaired"] = {"n_per_arm": n, "cost": _cost_json(n, args.minutes_per_trial)}
-    if args.paired and p1 != p2:
+        doc["unpaired"] = {
+            "n_per_arm": n,
+            "cost": _cost_json(n, args.minutes_per_trial),
+            "non_overlap_n_per_arm": non_overlap_n_per_arm(p1, p2, alpha=alpha, power=power),
+        }
+    psi = None
+    if args.paired:
         psi = args.discordant if args.discordant is not None else independent_discordance(p1, p2)
+        if abs(p2 - p1) > psi + 1e-12:
+            raise _BadArgument(
+                f"--discordant {psi:g}: the gap {abs(p2 - p1):.4f} exceeds the discordant share "
+                f"{psi:.4f}; the discordant pairs must carry the whole difference (|Δ| ≤ ψ)"
+            )
+    if psi is not None and p1 != p2:
         try:
             np_ = paired_n(psi, p2 - p1, alpha=alpha, power=power)
         except ValueError as exc:
@@ -165,11 +183,16 @@ def compute(args: argparse.Namespace) -> dict[str, Any]:
                 "right_verdict": ep.right, "wrong_verdict": ep.wrong,
                 "higher_count": ep.more, "tie": ep.tie, "lower_count": ep.less,
             }
+        paired_exact: dict[str, float] | None = None
+        if psi is not None and args.n <= EXACT_PAIRED_POWER_MAX_N:
+            pp = exact_paired_power(psi, p2 - p1, args.n, alpha=alpha)
+            paired_exact = {"right_verdict": pp.right, "wrong_verdict": pp.wrong}
         doc["at_n"] = {
             "n": args.n,
             "min_detectable_gap": min_detectable_gap(args.n, pbar, alpha=alpha, power=power)
             if 0 < pbar < 1 else None,
             "exact_power": exact,
+            "paired_exact_power": paired_exact,
             "cost": _cost_json(args.n, args.minutes_per_trial),
         }
     return doc
@@ -193,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(doc)
         return EXIT_OK
-    from evalview.compare.power import EXACT_POWER_MAX_N
+    from evalview.compare.power import EXACT_PAIRED_POWER_MAX_N, EXACT_POWER_MAX_N
 
     out = console()
     gap = 100 * doc["gap"]
@@ -207,6 +230,8 @@ def run(args: argparse.Namespace) -> int:
         u = doc["unpaired"]
         out.print(f"  episodes per arm (pooled z-test): [bold]{u['n_per_arm']:,}[/]  "
                   f"({_hours(u['cost'])})")
+        out.print(f"    (the rule 'the 95 % intervals do not overlap' needs "
+                  f"{u['non_overlap_n_per_arm']:,} per arm for the same power)")
     if doc["paired"]:
         pr = doc["paired"]
         out.print(
@@ -233,6 +258,17 @@ def run(args: argparse.Namespace) -> int:
                 f"right verdict {pct(ep['right_verdict'])}, "
                 f"wrong verdict {pct(ep['wrong_verdict'])}; the candidate has the higher count "
                 f"in {pct(ep['higher_count'])}"
+            )
+        pe = a["paired_exact_power"]
+        if pe is not None:
+            out.print(
+                f"    paired, n = {a['n']:,} pairs (McNemar exact test): "
+                f"right verdict {pct(pe['right_verdict'])}, "
+                f"wrong verdict {pct(pe['wrong_verdict'])}"
+            )
+        elif doc["paired"] is not None or args.paired:
+            out.print(
+                f"    paired exact power: not computed above {EXACT_PAIRED_POWER_MAX_N:,} pairs"
             )
         out.print(f"    cost: {_hours(a['cost'])}")
     return EXIT_OK
