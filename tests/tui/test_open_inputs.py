@@ -160,3 +160,38 @@ def test_missing_side_file_exits_2_before_the_app(
 ) -> None:
     assert main([str(INPUTS), "--bare-targets", str(tmp_path / "nope.json")]) == 2
     assert "nope.json: no such file" in capsys.readouterr().err
+
+
+def test_an_exported_result_says_why_it_has_no_partial_credit(tmp_path: Path) -> None:
+    """An exported result.json publishes no verifier messages: the tab says so (and the overview
+    does not claim an empty episodes.jsonl) instead of a --message-key hint."""
+    from evalview.report.export import export_run
+    from evalview.tui.overview import protocol_card
+    from evalview.tui.session import Session
+
+    export_run(REPO / "sample_runs" / "fail-fast", tmp_path / "out")
+    session = open_input(tmp_path / "out" / "result.json")
+    assert isinstance(session, Session) and session.psr is None
+    assert session.psr_refusal is not None and "exported result" in session.psr_refusal
+    assert "--message-key" not in session.psr_refusal
+    from rich.console import Console
+
+    console = Console(width=100, record=True)
+    console.print(protocol_card(session))
+    text = console.export_text()
+    assert "records in episodes.jsonl" not in text and "exported result.json" in text
+
+
+def test_compare_screen_keeps_rows_visible_at_80x24() -> None:
+    from evalview.tui.compare_screen import CompareApp, CompareScreen
+
+    async def main_() -> None:
+        runs = REPO / "sample_runs"
+        app = CompareApp(runs / "robobench-24x50", runs / "fail-fast")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
+            await pilot.pause()
+            table = app.screen.query_one("#compare-table", DataTable)
+            assert table.region.height >= 6, table.region  # header + at least 5 tasks
+
+    run(main_())

@@ -38,6 +38,8 @@ class EvalViewApp(App[int]):
     TITLE = "evalview"
     #: Below 110 columns the overview stacks its cards (`.-narrow` in evalview.tcss).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]  # noqa: RUF012 (Textual's API)
+    #: Below 36 rows panes with stacked tables give the lower ones less room (`.-short`).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # noqa: RUF012 (Textual's API)
     COMMANDS: ClassVar = App.COMMANDS | {JumpProvider, ExportProvider}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit", id="app.quit"),

@@ -100,7 +100,12 @@ class CompareScreen(Screen[None]):
     #compare-head { height: auto; padding: 0 1; }
     #compare-table { height: 1fr; }
     #compare-detail { height: auto; padding: 0 1; border-top: solid $primary; }
+    /* A short terminal keeps room for the table: the head and the detail scroll instead. */
+    .-short #compare-head { max-height: 5; overflow-y: auto; }
+    .-short #compare-detail { max-height: 9; overflow-y: auto; }
     """
+    #: Unscoped, so the app's `.-short` class can reach these rules.
+    SCOPED_CSS = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", "Quit", id="compare.quit"),
     ]
@@ -177,6 +182,8 @@ class CompareApp(App[int]):
     """Loads both reads and pairs them in a worker, then shows the compare screen."""
 
     TITLE = "evalview compare"
+    #: Below 36 rows the head and the detail are capped (`.-short` in CompareScreen's CSS).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # noqa: RUF012 (Textual's API)
 
     class Done(Message):
         def __init__(self, comparison: Comparison | None, problem: tuple[str, str, int] | None):

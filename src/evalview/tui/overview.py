@@ -92,7 +92,10 @@ def protocol_card(session: Session) -> RenderableType:
 
     grid = _grid()
     grid.add_row("episodes selected", f"{len(run.schedule):,}")
-    grid.add_row("records in episodes.jsonl", f"{len(run.records):,}")
+    if run.kind == "closed-run":
+        grid.add_row("records in episodes.jsonl", f"{len(run.records):,}")
+    else:  # an exported result.json carries outcomes, not the records
+        grid.add_row("read from", f"exported {run.path.name} (outcomes only, no records)")
     grid.add_row("max steps", show(p.max_steps))
     grid.add_row("max policy calls", show(p.max_policy_calls))
     grid.add_row("replan interval", show(p.replan_interval))

@@ -25,13 +25,17 @@ from evalview.psr.parser import Checkpoint
 from evalview.tui.fmt import pct
 from evalview.tui.session import Session
 
-TITLE = "reconstructed PSR · method checkpoint_fraction_v1 · not the historical PSR program"
+TITLE = "reconstructed PSR (checkpoint_fraction_v1, not the historical PSR program)"
 
 _CSS = """
 PartialCreditPane, CheckpointInputsPane { height: 1fr; }
 PartialCreditPane DataTable, CheckpointInputsPane DataTable { height: 1fr; }
 PartialCreditPane .psr-checkpoints, CheckpointInputsPane .psr-checkpoints {
     height: auto; max-height: 12;
+}
+/* On a short terminal the checkpoints give way, so the tables above keep some rows. */
+.-short PartialCreditPane .psr-checkpoints, .-short CheckpointInputsPane .psr-checkpoints {
+    max-height: 7;
 }
 PartialCreditPane Static, CheckpointInputsPane Static { height: auto; }
 """
@@ -87,6 +91,7 @@ class PartialCreditPane(Vertical):
     """
 
     DEFAULT_CSS = _CSS
+    SCOPED_CSS = False  # the app's `.-short` class must reach it
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -106,15 +111,17 @@ class PartialCreditPane(Vertical):
         title = self.query_one("#psr-title", Static)
         if self.report is None:
             title.update(f"[yellow]{TITLE}\nNo partial credit: {escape(str(self.refusal))}[/]")
+            for table in self.query(DataTable):
+                table.display = False  # empty tables would only look like missing data
             return
         r = self.report
         status = {"final": "green", "partial": "yellow"}.get(r.status, "dim")
         title.update(
-            f"{TITLE}\nmean over tasks: PSR [bold]{pct(r.psr, 2)}[/] · SR (scored) "
-            f"{pct(r.sr, 2)} · successes/selected {pct(r.selected_success_rate, 2)} · "
+            f"{TITLE}\nmean over tasks: PSR [bold]{pct(r.psr, 2)}[/] · SR {pct(r.sr, 2)} "
+            f"(scored) · {pct(r.selected_success_rate, 2)} successes/selected · "
             f"[{status}]{r.status}[/]"
             + (
-                "  [dim](errored and unattempted cases are listed, never scored as zero)[/]"
+                "\n[dim]errored and unattempted cases are listed, never scored as zero[/]"
                 if r.status != "final"
                 else ""
             )
@@ -208,6 +215,7 @@ class CheckpointInputsPane(Vertical):
     """A checkpoint-inputs report: split summaries per model, then every row's checkpoints."""
 
     DEFAULT_CSS = _CSS
+    SCOPED_CSS = False  # the app's `.-short` class must reach it
 
     def __init__(self, report: CheckpointReport, *, id: str | None = None) -> None:
         super().__init__(id=id)

@@ -182,6 +182,11 @@ def partial_credit(
     """The run's reconstructed PSR, or why it has none (a refusal, or a bug in the core)."""
     from evalview.psr import PsrError, score_run
 
+    if run.kind != "closed-run":
+        return None, (
+            f"{run.path.name} is an exported result, which publishes outcomes but not the "
+            "verifier messages partial credit is read from. Open the closed run it came from."
+        )
     try:
         return score_run(run, options), None
     except PsrError as exc:
