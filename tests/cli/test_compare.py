@@ -92,3 +92,17 @@ def test_text_task_names_whole_and_no_p_without_pairs(
     cells = rows[1]
     # no completed pair: no test was run, so neither p-value is shown as 1
     assert cells[1:] == ["—"] * 7
+
+
+def test_off_protocol_refused_unless_allowed_then_labelled(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = _pair(tmp_path, deviations=["camera moved"])
+    assert main(["compare", a, b, "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert "deviations records 1 deviation" in doc["error"]
+    assert "--allow-off-protocol" in doc["error"]
+    assert main(["compare", a, b, "--allow-off-protocol", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["labels"] == ["OFF-PROTOCOL"]
+    assert main(["compare", a, b, "--allow-off-protocol"]) == 0
+    assert "OFF-PROTOCOL" in capsys.readouterr().out

@@ -138,6 +138,33 @@ def test_execution_differences_and_off_protocol_are_noted(tmp_path: Path) -> Non
     a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"))
     b = write_run(tmp_path / "b", dict.fromkeys(ids, "f"),
                   manifest={"protocol": {"max_steps": 200}, "off_protocol": True})
-    notes = " | ".join(compare_runs(load_run(a), load_run(b)).notes)
+    # The reporting rules: an off-protocol read is read only with --allow-off-protocol.
+    with pytest.raises(Refused, match=r"off_protocol is true.*max_steps 400 vs 200.*--allow-off"):
+        compare_runs(load_run(a), load_run(b))
+    c = compare_runs(load_run(a), load_run(b), allow_off_protocol=True)
+    notes = " | ".join(c.notes)
     assert "max_steps 400 vs 200" in notes
     assert "OFF-PROTOCOL" in notes
+    assert c.labels == ["OFF-PROTOCOL"] and c.to_json()["labels"] == ["OFF-PROTOCOL"]
+
+
+def test_executed_unlike_alone_is_off_protocol(tmp_path: Path) -> None:
+    ids = _ids("t", 3)
+    a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"))
+    b = write_run(tmp_path / "b", dict.fromkeys(ids, "f"), manifest={"protocol": {"max_steps": 9}})
+    with pytest.raises(Refused, match="not executed alike"):
+        compare_runs(load_run(a), load_run(b))
+    assert compare_runs(load_run(a), load_run(b), allow_off_protocol=True).labels == [
+        "OFF-PROTOCOL"
+    ]
+
+
+def test_development_reads_are_labelled(tmp_path: Path) -> None:
+    ids = _ids("t", 3)
+    dev = {"protocol": {"seed_set": "development"}}
+    a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"), manifest=dev)
+    b = write_run(tmp_path / "b", dict.fromkeys(ids, "f"), manifest=dev)
+    c = compare_runs(load_run(a), load_run(b))
+    assert c.labels == ["[development seeds]"]
+    plain = write_run(tmp_path / "c", dict.fromkeys(ids, "f"))
+    assert compare_runs(load_run(plain), load_run(plain)).labels == []

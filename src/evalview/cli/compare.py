@@ -38,12 +38,15 @@ failure (an infrastructure error is pending), so such pairs are listed apart, by
 are episodes selected by only one read. Rates are over the completed pairs.
 
 Refused: reads of different benchmarks or versions (manifest.benchmark), of different seed sets
-(test vs development, see docs/compare.md), or with no episode id in common.
+(test vs development, see docs/compare.md), or with no episode id in common; an off-protocol read
+(manifest off_protocol or deviations, or execution constants that differ between A and B) unless
+--allow-off-protocol, which labels the comparison OFF-PROTOCOL. Development reads are labelled
+[development seeds].
 """
 EPILOG = """\
 exit codes:
   0  compared (whatever the verdict)
-  1  refused: different benchmark versions or seed sets, no common episode
+  1  refused: different benchmark versions or seed sets, no common episode, off-protocol
   2  A or B could not be read
 
 examples:
@@ -56,6 +59,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A", help="the reference read (closed-run directory)")
     p.add_argument("b", metavar="B", help="the candidate read, same schedule")
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
+    p.add_argument(
+        "--allow-off-protocol",
+        action="store_true",
+        help="compare an off-protocol read (declared, or executed unlike the other) anyway, "
+        "labelled OFF-PROTOCOL",
+    )
 
 
 def refuse(message: str, *, as_json: bool, command: str) -> int:
@@ -77,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         return fail_unreadable(str(exc), as_json=args.json)
     try:
-        result = compare_runs(a, b, label_a=args.a, label_b=args.b)
+        result = compare_runs(
+            a, b, label_a=args.a, label_b=args.b, allow_off_protocol=args.allow_off_protocol
+        )
     except Refused as exc:
         return refuse(str(exc), as_json=args.json, command="compare")
     if args.json:
@@ -119,6 +130,8 @@ def show(c: Comparison) -> None:
             f"{escape(str(facts.run_id))}, {escape(str(facts.benchmark_name))} "
             f"{escape(str(facts.benchmark_version))}, {facts.seed_set} seeds[/]"
         )
+    if c.labels:
+        out.print("[bold yellow]" + escape("  ".join(c.labels)) + "[/]")
     rows = [*c.tasks, c.overall] if len(c.tasks) > 1 else c.tasks
     # Task names stay on one line up to 24 characters; numbers give way first (they never wrap).
     task_width = min(24, max(len(t.task) for t in rows))

@@ -20,6 +20,7 @@ from typing import Any
 from evalview.compare.hypothesis_tests import mcnemar_exact, pooled_z_test
 from evalview.compare.power import n_per_arm, paired_n
 from evalview.compare.reads import (
+    DEVELOPMENT,
     ReadFacts,
     Refused,
     read_facts,
@@ -31,6 +32,8 @@ from evalview.stats.intervals import wilson_interval
 
 SUCCESS = "success"
 FAILURE = "failure"
+OFF_PROTOCOL = "OFF-PROTOCOL"
+DEVELOPMENT_LABEL = "[development seeds]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +125,8 @@ class Comparison:
     only_in_a: list[str]
     only_in_b: list[str]
     notes: list[str]
+    #: "OFF-PROTOCOL" (read with --allow-off-protocol) and "[development seeds]", as the rules say.
+    labels: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,6 +140,7 @@ class Comparison:
             "only_in_a": list(self.only_in_a),
             "only_in_b": list(self.only_in_b),
             "notes": list(self.notes),
+            "labels": list(self.labels),
         }
 
 
@@ -243,11 +249,29 @@ def compare_runs(
     label_b: str | None = None,
     alpha: float = 0.05,
     power: float = 0.8,
+    allow_off_protocol: bool = False,
 ) -> Comparison:
-    """Pair B against A by episode id. Raises `Refused` for reads that cannot be paired."""
+    """Pair B against A by episode id. Raises `Refused` for reads that cannot be paired.
+
+    The reporting rules compare reads of one protocol: an off-protocol read (declared, or executed
+    unlike the other) is refused unless `allow_off_protocol`, and then labelled OFF-PROTOCOL.
+    """
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
     refuse_mixed_benchmarks([fa, fb])
     refuse_mixed_seed_sets([fa, fb])
+    off = [f"{f.label}: {reason}" for f in (fa, fb) for reason in f.off_protocol]
+    unlike = fa.execution.differences(fb.execution)
+    if unlike:
+        off.append("the reads were not executed alike: " + "; ".join(unlike) + " (A vs B)")
+    if off and not allow_off_protocol:
+        raise Refused(
+            "off-protocol read(s): " + " | ".join(off) + ". A comparison pairs reads executed "
+            "alike under the benchmark's protocol; pass --allow-off-protocol to compare them "
+            "anyway (labelled OFF-PROTOCOL)."
+        )
+    labels = ([OFF_PROTOCOL] if off else []) + (
+        [DEVELOPMENT_LABEL] if fa.seed_set == DEVELOPMENT else []
+    )
     oa, ob = _outcomes(a), _outcomes(b)
     common = [eid for eid in oa if eid in ob]
     if not common:
@@ -298,6 +322,7 @@ def compare_runs(
     return Comparison(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
         only_in_a=only_in_a, only_in_b=only_in_b, notes=_notes(a, b, fa, fb, len(tasks)),
+        labels=labels,
     )
 
 
