@@ -248,3 +248,11 @@ def test_one_read_on_both_sides_has_no_eval_error(tmp_path: Path) -> None:
     c = contrast_runs([item], [item])
     assert c.replicates[0].difference_points == 0.0
     assert c.replicates[0].eval_se_points == 0.0
+
+
+def test_development_reads_contrast_with_the_label(tmp_path: Path) -> None:
+    dev = {"protocol": {"seed_set": "development"}}
+    c = contrast_runs(_items(tmp_path, "a", A, **dev), _items(tmp_path, "b", B, **dev))
+    assert "[development seeds]" in c.labels
+    plain = contrast_runs(_items(tmp_path / "t", "a", A), _items(tmp_path / "t", "b", B))
+    assert "[development seeds]" not in plain.labels
