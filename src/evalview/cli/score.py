@@ -85,6 +85,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="score a read with errored rollouts or audit errors (labelled not publishable)",
     )
+    p.add_argument(
+        "--allow-off-protocol",
+        action="store_true",
+        help="score an off-protocol read (declared off_protocol or deviations), labelled "
+        "OFF-PROTOCOL",
+    )
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
 
 
@@ -104,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         view=args.view,
         metric=args.metric,
         allow_errors=args.allow_errors,
+        allow_off_protocol=args.allow_off_protocol,
     )
     if args.json:
         doc = card.to_json()
@@ -176,6 +183,7 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
         f"selected {d.selected} · attempted {d.attempted} · completed {d.completed}"
         + (f" · {' · '.join(extra)}" if extra else "")
     )
+    out.print(f"[dim]cases: {escape(card.coverage['note'])}[/]")
 
     a = card.aggregate
     out.print()

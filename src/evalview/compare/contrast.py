@@ -276,7 +276,8 @@ def _refuse_mixed_task_sets(reads: list[tuple[Run, ReadFacts]]) -> None:
 def _score(run: Run, facts: ReadFacts, allow_errors: bool) -> tuple[float, float, tuple[str, ...]]:
     from evalview.stats import score_run
 
-    card = score_run(run, bootstrap=0, allow_errors=allow_errors)
+    # Off-protocol reads and seed sets are the contrast's own refusals and labels (above).
+    card = score_run(run, bootstrap=0, allow_errors=allow_errors, allow_off_protocol=True)
     if card.refusals:
         # The scorer's messages already name the read; prefix it only when one does not.
         text = " ".join(r.message for r in card.refusals)
@@ -284,7 +285,10 @@ def _score(run: Run, facts: ReadFacts, allow_errors: bool) -> tuple[float, float
         raise Refused(f"{prefix}cannot be scored (the rules a scorer follows): {text}")
     if card.aggregate.mean is None or card.aggregate.se is None:
         raise Refused(f"{facts.label} has no all-T rate (no task with a selected case).")
-    return card.aggregate.mean, card.aggregate.se, tuple(card.labels)
+    own = ("[development seeds]", "OFF-PROTOCOL")
+    return card.aggregate.mean, card.aggregate.se, tuple(
+        label for label in card.labels if not label.startswith(own)
+    )
 
 
 def contrast_runs(

@@ -109,6 +109,7 @@ def export_run(
         bootstrap=DEFAULT_RESAMPLES if bootstrap is None else bootstrap,
         allow_errors=True,  # errored cases stay in the denominators as non-successes
         findings=findings,
+        allow_off_protocol=True,  # exported, labelled OFF-PROTOCOL in the report
     )
     result = build_result(run, card, findings, metrics=metrics, scrubber=scrubber)
     payload = {RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")}

@@ -32,6 +32,13 @@ from evalview.stats.intervals import Interval, wilson_interval
 APPENDIX_VIEW = "(appendix view)"
 DEVELOPMENT = "[development seeds]"
 NOT_PUBLISHABLE = "not a publishable read"
+OFF_PROTOCOL = "OFF-PROTOCOL"
+#: closed-result-format: "None establishes that a client-selected schedule covers the entire
+#: native benchmark." Stated with every score that has no benchmark declaration behind it.
+SCHEDULE_COVERAGE_NOTE = (
+    "client-selected schedule: it does not establish coverage of the entire native benchmark"
+)
+DECLARED_COVERAGE_NOTE = "every case the benchmark declaration lists for this seed set"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +144,17 @@ class Scorecard:
     allow_errors: bool = False
     #: error-severity audit findings the read was scored despite (only with allow_errors)
     audit_errors: tuple[Finding, ...] = field(default=())
+    #: why the read is off-protocol (scored only with allow_off_protocol, then labelled)
+    off_protocol: tuple[str, ...] = ()
+    #: scored against a benchmark declaration (its cases, not only the run's schedule)
+    declared: bool = False
+
+    @property
+    def coverage(self) -> dict[str, str]:
+        """What the denominators cover: the declared benchmark, or only the selected schedule."""
+        if self.declared:
+            return {"basis": "benchmark-declaration", "note": DECLARED_COVERAGE_NOTE}
+        return {"basis": "selected-schedule", "note": SCHEDULE_COVERAGE_NOTE}
 
     @property
     def refused(self) -> bool:
@@ -181,6 +199,8 @@ class Scorecard:
             "tasks": [t.to_json() for t in self.tasks],
             "graded": None if self.graded is None else self.graded.to_json(),
             "audit_errors": [f.to_json() for f in self.audit_errors],
+            "off_protocol": list(self.off_protocol),
+            "coverage": self.coverage,
         }
 
 
@@ -193,12 +213,15 @@ def score_run(
     metric: str | None = None,
     allow_errors: bool = False,
     findings: Sequence[Finding] | None = None,
+    allow_off_protocol: bool = False,
 ) -> Scorecard:
     """Score one read under the reporting rules.
 
     `findings` are the audit's (the audit runs here when None). Errored rollouts and error-severity
     findings refuse the read unless `allow_errors`, which scores it anyway (errored cases are
-    non-successes) and labels it not publishable. `bootstrap=0` turns the bootstrap off.
+    non-successes) and labels it not publishable. An off-protocol read is refused unless
+    `allow_off_protocol`, which labels it OFF-PROTOCOL; a read conditioned on quality tag 0 (the
+    trainer's "untagged" sentinel) is always refused. `bootstrap=0` turns the bootstrap off.
     """
     if bootstrap < 0:
         raise ValueError(f"bootstrap resamples must be >= 0, got {bootstrap}")
@@ -222,6 +245,30 @@ def score_run(
         seed_set, missing = declared.seed_set, declared.missing
     else:
         cases, tasks = run.scheduled(), run.tasks
+        seed_set = declared_seed_set(run)
+
+    off_protocol = off_protocol_reasons(run)
+    if off_protocol and not allow_off_protocol:
+        refusals.append(
+            Refusal(
+                "off-protocol",
+                f"{run.path}: an off-protocol read ({'; '.join(off_protocol)}). The scorer reads "
+                "an off-protocol result only with --allow-off-protocol, and labels it "
+                "OFF-PROTOCOL.",
+                off_protocol,
+            )
+        )
+    untagged = untagged_quality_tags(run)
+    if untagged:
+        refusals.append(
+            Refusal(
+                "quality-tag-untagged",
+                f"{run.path}: the read is conditioned on quality tag 0 ({', '.join(untagged)}). "
+                "Tag 0 is the trainer's \"untagged\" sentinel, not a trained quality bin: "
+                "re-run with the quality bin the policy was trained on.",
+                untagged,
+            )
+        )
 
     if view is not None:
         if benchmark is None:
@@ -283,6 +330,8 @@ def score_run(
         labels.append(APPENDIX_VIEW)
     if seed_set == "development":
         labels.append(DEVELOPMENT)
+    if off_protocol and allow_off_protocol:
+        labels.append(f"{OFF_PROTOCOL}: {'; '.join(off_protocol)}")
     if allow_errors and (errored or audit_errors):
         parts = []
         if errored:
@@ -336,7 +385,55 @@ def score_run(
         refusals=tuple(refusals),
         allow_errors=allow_errors,
         audit_errors=audit_errors if allow_errors else (),
+        off_protocol=off_protocol,
+        declared=benchmark is not None,
     )
+
+
+def declared_seed_set(run: Run) -> SeedSet | None:
+    """The seed set a run declares without a benchmark declaration (manifest seed_set, or a run
+    filed under `<run>_dev`), as contrasts read it; None when nothing says."""
+    from evalview.compare.reads import TEST, read_facts
+
+    facts = read_facts(run)
+    if facts.seed_set_source.startswith("default"):
+        return None
+    return "test" if facts.seed_set == TEST else "development"
+
+
+def off_protocol_reasons(run: Run) -> tuple[str, ...]:
+    """Why the read declares itself off-protocol (an off_protocol mark or recorded deviations),
+    found where contrasts look (compare/reads.py documents the places)."""
+    from evalview.compare.reads import read_facts
+
+    return read_facts(run).off_protocol
+
+
+#: Where a conditioned read names its quality bin (docs/statistics.md, "quality tags").
+QUALITY_TAG_PLACES = (
+    ("policy",),
+    ("protocol",),
+    ("method", "configuration"),
+)
+QUALITY_TAG_KEYS = ("quality_tag", "quality_bin")
+
+
+def untagged_quality_tags(run: Run) -> tuple[str, ...]:
+    """The manifest fields that condition the read on quality tag 0 (`0` or `"0"`)."""
+    found = []
+    for place in QUALITY_TAG_PLACES:
+        node: Any = run.manifest
+        for key in place:
+            node = node.get(key) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            continue
+        for key in QUALITY_TAG_KEYS:
+            value = node.get(key)
+            if (type(value) is int and value == 0) or (
+                isinstance(value, str) and value.strip() == "0"
+            ):
+                found.append(f"manifest.{'.'.join(place)}.{key} = {value!r}")
+    return tuple(found)
 
 
 def _finding_line(f: Finding) -> str:
