@@ -168,3 +168,17 @@ def test_development_reads_are_labelled(tmp_path: Path) -> None:
     assert c.labels == ["[development seeds]"]
     plain = write_run(tmp_path / "c", dict.fromkeys(ids, "f"))
     assert compare_runs(load_run(plain), load_run(plain)).labels == []
+
+
+def test_a_read_conditioned_on_quality_tag_0_is_refused(tmp_path: Path) -> None:
+    # Reporting rules: "Tag 0 is the trainer's untagged sentinel, so a server conditioned on it
+    # is refused" (the scorer's own check, applied to both reads of a comparison).
+    ids = _ids("t", 3)
+    a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"))
+    b = write_run(tmp_path / "b", dict.fromkeys(ids, "f"),
+                  manifest={"policy": {"name": "p", "quality_tag": 0}})
+    with pytest.raises(Refused, match=r"quality tag 0 \(manifest\.policy\.quality_tag = 0\)"):
+        compare_runs(load_run(a), load_run(b))
+    c = write_run(tmp_path / "c", dict.fromkeys(ids, "f"),
+                  manifest={"policy": {"name": "p", "quality_tag": 3}})
+    assert compare_runs(load_run(a), load_run(c)).labels == []

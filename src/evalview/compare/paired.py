@@ -259,6 +259,16 @@ def compare_runs(
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
     refuse_mixed_benchmarks([fa, fb])
     refuse_mixed_seed_sets([fa, fb])
+    from evalview.stats.scorecard import untagged_quality_tags
+
+    for run, facts in ((a, fa), (b, fb)):
+        untagged = untagged_quality_tags(run)
+        if untagged:
+            raise Refused(
+                f"{facts.label} is conditioned on quality tag 0 ({', '.join(untagged)}), the "
+                "trainer's \"untagged\" sentinel, not a trained quality bin; re-run it with the "
+                "quality bin the policy was trained on."
+            )
     off = [f"{f.label}: {reason}" for f in (fa, fb) for reason in f.off_protocol]
     unlike = fa.execution.differences(fb.execution)
     if unlike:
