@@ -19,7 +19,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
@@ -56,7 +58,7 @@ async def _loading(pilot: Pilot[Any]) -> None:
     assert isinstance(app, EvalViewApp)
     screen = LoadingScreen(app.path)
     await app.push_screen(screen)
-    screen.set_stage(1, STAGES[1])
+    screen.set_stage(0, STAGES[0], 0.6)  # 60 % of the run's bytes read
 
 
 def shots() -> dict[str, list[Step]]:
@@ -69,7 +71,47 @@ def shots() -> dict[str, list[Step]]:
     plan[f"{n + 1:02d}-record"] = [_tab("episodes"), keys("down", "down", "enter")]
     plan[f"{n + 2:02d}-help"] = [keys("question_mark")]
     plan[f"{n + 3:02d}-palette"] = [keys("ctrl+p"), keys(*"seed1003")]
+    plan[f"{n + 4:02d}-export"] = [keys("e")]
     return plan
+
+
+async def capture_loaded(app: App[Any], name: str, ready: type[Screen[Any]]) -> Path:
+    """An app that loads in its own worker (checkpoint inputs, compare), once `ready` shows."""
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(400):
+            if isinstance(app.screen, ready):
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.3)
+        path = OUT / f"{name}.svg"
+        app.save_screenshot(path.name, path=str(OUT))
+    return path
+
+
+def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]]]]:
+    """Screens that are not tabs of one run: `evalview inputs.json`, `evalview A B`
+    (paths relative to the repository, so the captures hold no machine path)."""
+    from evalview.tui.compare_screen import CompareApp, CompareScreen
+    from evalview.tui.partial_credit import CheckpointInputsScreen
+    from evalview.tui.session import PsrFiles
+
+    psr = Path("sample_runs/psr")
+    runs = Path("sample_runs")
+    return {
+        "12-checkpoint-inputs": (
+            lambda: EvalViewApp(
+                psr / "checkpoint-inputs.json",
+                psr_files=PsrFiles(psr / "bare-targets.json", psr / "catalog.json"),
+            ),
+            CheckpointInputsScreen,
+        ),
+        "13-compare": (
+            lambda: CompareApp(
+                runs / "robobench-24x50", runs / "fail-fast", allow_off_protocol=True
+            ),
+            CompareScreen,
+        ),
+    }
 
 
 async def capture(run: Path, name: str, steps: list[Step]) -> Path:
@@ -119,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     os.chdir(run.parent)
     for name, steps in shots().items():
         svg = asyncio.run(capture(Path(run.name), name, steps))
+        png = "" if args.no_png else (" + png" if to_png(svg) else " (no png: chromium missing)")
+        print(f"{svg.relative_to(ROOT)}{png}")
+    os.chdir(ROOT)
+    for name, (make, ready) in other_inputs().items():
+        svg = asyncio.run(capture_loaded(make(), name, ready))
         png = "" if args.no_png else (" + png" if to_png(svg) else " (no png: chromium missing)")
         print(f"{svg.relative_to(ROOT)}{png}")
     return 0

@@ -187,11 +187,42 @@ def test_compare_screen_keeps_rows_visible_at_80x24() -> None:
 
     async def main_() -> None:
         runs = REPO / "sample_runs"
-        app = CompareApp(runs / "robobench-24x50", runs / "fail-fast")
+        app = CompareApp(runs / "robobench-24x50", runs / "fail-fast", allow_off_protocol=True)
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
             await pilot.pause()
             table = app.screen.query_one("#compare-table", DataTable)
             assert table.region.height >= 6, table.region  # header + at least 5 tasks
+            head = str(app.screen.query_one("#compare-head", Static).render())
+            assert head.startswith("OFF-PROTOCOL")
 
     run(main_())
+
+
+def test_two_runs_executed_unlike_are_refused_unless_allowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """fail-fast vs not: refused with the flag to pass, which `evalview A B` accepts too."""
+    from evalview.tui import compare_screen
+    from evalview.tui.compare_screen import CompareApp, MessageScreen
+
+    runs = REPO / "sample_runs"
+
+    async def main_() -> None:
+        app = CompareApp(runs / "robobench-24x50", runs / "fail-fast")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen))
+            assert "--allow-off-protocol" in app.screen.message  # type: ignore[attr-defined]
+            assert app.exit_code == 1
+
+    run(main_())
+    seen: dict[str, object] = {}
+
+    def fake(a: Path, b: Path, *, allow_off_protocol: bool = False) -> int:
+        seen.update(a=a, b=b, allow=allow_off_protocol)
+        return 0
+
+    monkeypatch.setattr(compare_screen, "run_compare", fake)
+    a, b = runs / "robobench-24x50", runs / "fail-fast"
+    assert main([str(a), str(b), "--allow-off-protocol"]) == 0
+    assert seen == {"a": a, "b": b, "allow": True}

@@ -72,6 +72,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="checkpoint-inputs files: JSON of the expected tasks per split (as evalview psr)",
     )
+    parser.add_argument(
+        "--allow-off-protocol",
+        action="store_true",
+        help="two runs: compare reads executed unlike each other (labelled OFF-PROTOCOL), "
+        "as evalview compare",
+    )
     return parser
 
 
@@ -102,7 +108,9 @@ def main(argv: Sequence[str]) -> int:
             return EXIT_UNREADABLE
         from evalview.tui.compare_screen import run_compare
 
-        return run_compare(Path(args.paths[0]), Path(args.paths[1]))
+        return run_compare(
+            Path(args.paths[0]), Path(args.paths[1]), allow_off_protocol=args.allow_off_protocol
+        )
     path, problem = resolve_path(args.paths)
     for side in (args.bare_targets, args.catalog):
         if path is not None and side is not None and not side.is_file():

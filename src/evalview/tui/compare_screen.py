@@ -123,6 +123,8 @@ class CompareScreen(Screen[None]):
             f"[bold]B[/] {escape(c.b.label)} [dim]{escape(c.b.checkpoint or '')}[/]",
             f"[bold]verdict[/] {escape(c.overall.verdict.text)}",
         ]
+        if c.labels:  # OFF-PROTOCOL, [development seeds]: the rules say the read carries them
+            head[0] = f"[bold yellow]{escape(' '.join(c.labels))}[/]  " + head[0]
         if c.only_in_a or c.only_in_b:
             head.append(
                 f"[yellow]{len(c.only_in_a)} episode(s) only in A, {len(c.only_in_b)} only in B "
@@ -191,9 +193,10 @@ class CompareApp(App[int]):
             self.comparison = comparison
             self.problem = problem
 
-    def __init__(self, a: Path, b: Path) -> None:
+    def __init__(self, a: Path, b: Path, *, allow_off_protocol: bool = False) -> None:
         super().__init__()
         self.a, self.b = a, b
+        self.allow_off_protocol = allow_off_protocol
         self.exit_code = 0
 
     def on_mount(self) -> None:
@@ -213,7 +216,11 @@ class CompareApp(App[int]):
 
         try:
             result = compare_runs(
-                load_run(self.a), load_run(self.b), label_a=str(self.a), label_b=str(self.b)
+                load_run(self.a),
+                load_run(self.b),
+                label_a=str(self.a),
+                label_b=str(self.b),
+                allow_off_protocol=self.allow_off_protocol,
             )
         except InputError as exc:
             self.post_message(self.Done(None, ("A read could not be opened", str(exc), 2)))
@@ -234,7 +241,7 @@ class CompareApp(App[int]):
         self.exit(self.exit_code)
 
 
-def run_compare(a: Path, b: Path) -> int:
+def run_compare(a: Path, b: Path, *, allow_off_protocol: bool = False) -> int:
     """`evalview A B`: 0 after a comparison, 1 refused, 2 unreadable (as `evalview compare`)."""
-    result = CompareApp(a, b).run()
+    result = CompareApp(a, b, allow_off_protocol=allow_off_protocol).run()
     return 0 if result is None else int(result)
