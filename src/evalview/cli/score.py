@@ -46,8 +46,10 @@ cases as non-successes, labelled "not a publishable read".
 EPILOG = """\
 exit codes:
   0  scored
-  1  refused: errored rollouts or audit errors (without --allow-errors), another benchmark
-     version than --benchmark declares, an unknown --view, no selected case
+  1  refused: errored rollouts or audit errors (without --allow-errors), an off-protocol
+     read (without --allow-off-protocol), a read conditioned on quality tag 0 (the trainer's
+     "untagged" sentinel), another benchmark version than --benchmark declares, a mix of
+     test and development seeds, an unknown --view, no selected case
   2  PATH (or the --benchmark file) could not be read
 
 examples:
