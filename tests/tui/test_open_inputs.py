@@ -83,6 +83,7 @@ def test_a_refused_checkpoint_inputs_file_shows_the_refusal_and_exits_1() -> Non
 
     async def body(pilot: Any, app: EvalViewApp) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
+        await pilot.pause()  # mounted, so q reaches the screen's binding
         screen = app.screen
         assert isinstance(screen, UnreadableScreen) and screen.exit_code == 1
         title = str(screen.query_one("#unreadable-title", Static).render())
@@ -102,6 +103,7 @@ def test_duplicate_rows_are_refused_with_the_rows_named(tmp_path: Path) -> None:
 
     async def body(pilot: Any, app: EvalViewApp) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
+        await pilot.pause()  # mounted, so q reaches the screen's binding
         message = str(app.screen.query_one("#unreadable-message", Static).render())
         assert "appears twice" in message and "rows 1 and 2" in message
         await pilot.press("q")
@@ -115,6 +117,7 @@ def test_json_that_is_neither_a_run_nor_inputs_is_unreadable_exit_2(tmp_path: Pa
 
     async def body(pilot: Any, app: EvalViewApp) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
+        await pilot.pause()  # mounted, so q reaches the screen's binding
         message = str(app.screen.query_one("#unreadable-message", Static).render())
         assert "other.json" in message and "not a closed-run directory" in message
         await pilot.press("q")

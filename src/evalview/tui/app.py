@@ -18,11 +18,17 @@ from evalview.tui.export_screen import ExportProvider, open_export
 from evalview.tui.help import HelpScreen
 from evalview.tui.loading import LoadingScreen, UnreadableScreen
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import PsrFiles, Session, finish_bootstrap, open_input
+from evalview.tui.session import (
+    PsrFiles,
+    Session,
+    finish_bootstrap,
+    finish_partial_credit,
+    open_input,
+)
 from evalview.tui.theme import EVALVIEW_THEME
 
 if TYPE_CHECKING:
-    from evalview.psr import CheckpointReport
+    from evalview.psr import CheckpointReport, RunPsrReport
     from evalview.stats import Scorecard
 
 
@@ -75,6 +81,14 @@ class EvalViewApp(App[int]):
             super().__init__()
             self.report = report
 
+    class PsrScored(Message):
+        """The deferred partial-credit report is ready."""
+
+        def __init__(self, report: RunPsrReport | None, refusal: str | None) -> None:
+            super().__init__()
+            self.report = report
+            self.refusal = refusal
+
     class Failed(Message):
         def __init__(self, message: str, *, exit_code: int = 2, refused: bool = False) -> None:
             super().__init__()
@@ -105,9 +119,14 @@ class EvalViewApp(App[int]):
     def _load(self) -> None:
         worker = get_current_worker()
 
+        shown = [-1, -1.0]  # the last (stage, fraction) posted
+
         def progress(index: int, stage: str, done: float) -> None:
-            if not worker.is_cancelled:
-                self.post_message(self.Progress(index, stage, done))
+            """Post at most every 5 % of a stage: each repaint takes the GIL from the reader."""
+            if worker.is_cancelled or (index == shown[0] and done - shown[1] < 0.05):
+                return
+            shown[:] = [index, done]
+            self.post_message(self.Progress(index, stage, done))
 
         from evalview.psr import PsrError
 
@@ -135,7 +154,15 @@ class EvalViewApp(App[int]):
 
     @work(thread=True, exclusive=True, group="bootstrap")
     def _bootstrap(self, session: Session) -> None:
-        """The seed bootstrap, started once the run screen has painted (it holds the GIL)."""
+        """Partial credit, then the seed bootstrap, started once the run screen has painted
+        (both hold the GIL)."""
+        if session.psr_pending:
+            psr, why = finish_partial_credit(session)
+            if get_current_worker().is_cancelled:
+                return
+            self.post_message(self.PsrScored(psr, why))
+        if not session.bootstrap_pending:
+            return
         card, refusal = finish_bootstrap(session)
         if not get_current_worker().is_cancelled:
             self.post_message(self.Scored(card, refusal))
@@ -147,8 +174,18 @@ class EvalViewApp(App[int]):
     def on_eval_view_app_loaded(self, message: Loaded) -> None:
         self.session = message.session
         self.switch_screen(RunScreen(message.session))
-        if message.session.bootstrap_pending:
+        if message.session.bootstrap_pending or message.session.psr_pending:
             self.call_after_refresh(self._bootstrap, message.session)
+
+    def on_eval_view_app_psr_scored(self, message: PsrScored) -> None:
+        session = self.session
+        if session is None:
+            return
+        session.psr, session.psr_refusal = message.report, message.refusal
+        session.psr_pending = False
+        for screen in self.screen_stack:
+            if isinstance(screen, RunScreen):
+                screen.psr_updated()
 
     def on_eval_view_app_scored(self, message: Scored) -> None:
         session = self.session

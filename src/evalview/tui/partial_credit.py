@@ -98,6 +98,7 @@ class PartialCreditPane(Vertical):
         self.session = session
         self.report: RunPsrReport | None = session.psr
         self.refusal: str | None = session.psr_refusal
+        self._filled = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="psr-title", classes="pane-title")
@@ -108,6 +109,20 @@ class PartialCreditPane(Vertical):
         yield _checkpoint_table("psr-checkpoints")
 
     def on_mount(self) -> None:
+        if self.session.psr_pending:
+            self.query_one("#psr-title", Static).update(f"{TITLE}\n[dim]scoring partial credit…[/]")
+            return
+        self._fill()
+
+    def psr_updated(self) -> None:
+        """The worker finished the report after the run screen painted: lay it out now."""
+        self._fill()
+
+    def _fill(self) -> None:
+        if self._filled or self.session.psr_pending:
+            return
+        self._filled = True
+        self.report, self.refusal = self.session.psr, self.session.psr_refusal
         title = self.query_one("#psr-title", Static)
         if self.report is None:
             title.update(f"[yellow]{TITLE}\nNo partial credit: {escape(str(self.refusal))}[/]")

@@ -110,6 +110,13 @@ class RunScreen(Screen[None]):
         for pane in self.query(OverviewPane):
             pane.scores_updated()
 
+    def psr_updated(self) -> None:
+        """The deferred partial-credit report arrived: fill the tab if it is mounted."""
+        from evalview.tui.partial_credit import PartialCreditPane
+
+        for pane in self.query(PartialCreditPane):
+            pane.psr_updated()
+
     @property
     def episodes(self) -> EpisodesPane:
         return self.query_one(EpisodesPane)

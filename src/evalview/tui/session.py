@@ -46,6 +46,10 @@ class Session:
     #: or why there is none.
     psr: RunPsrReport | None = None
     psr_refusal: str | None = None
+    #: True until the worker has computed `psr` (deferred with the bootstrap, after the first
+    #: paint); `psr_options` is what it will use.
+    psr_pending: bool = False
+    psr_options: PsrOptions | None = None
 
     def __post_init__(self) -> None:
         if not self.counts:
@@ -99,7 +103,8 @@ def open_session(
 
     With `defer_bootstrap` the card is scored without the seed bootstrap (the slow part: about
     0.8 s for 10,000 cases) so the app can paint; `finish_bootstrap` then gives the full card.
-    The partial-credit report is computed here too, so no tab scores anything on the UI thread.
+    The partial-credit report is computed here too (with `defer_bootstrap`, by the app's second
+    worker via `finish_partial_credit`, 0.1-0.2 s later), never on the UI thread.
     """
     from evalview.audit import audit
     from evalview.load import load_run
@@ -117,7 +122,7 @@ def open_session(
     findings = audit(run)
     step(2)
     scorecard, refusal = score(run, findings, bootstrap=0 if defer_bootstrap else None)
-    psr, psr_refusal = partial_credit(run, psr_options)
+    psr, psr_refusal = (None, None) if defer_bootstrap else partial_credit(run, psr_options)
     return Session(
         path=path,
         run=run,
@@ -127,6 +132,8 @@ def open_session(
         bootstrap_pending=defer_bootstrap and scorecard is not None,
         psr=psr,
         psr_refusal=psr_refusal,
+        psr_pending=defer_bootstrap,
+        psr_options=psr_options,
     )
 
 
@@ -193,6 +200,11 @@ def partial_credit(
         return None, str(exc)
     except Exception as exc:
         return None, f"partial credit failed ({type(exc).__name__}: {exc})"
+
+
+def finish_partial_credit(session: Session) -> tuple[RunPsrReport | None, str | None]:
+    """The deferred partial-credit report (in a worker thread)."""
+    return partial_credit(session.run, session.psr_options)
 
 
 def finish_bootstrap(session: Session) -> tuple[Scorecard | None, str | None]:
