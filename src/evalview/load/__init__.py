@@ -55,10 +55,25 @@ def load_run(
         run = loader(p, raw)
         if run is not None:
             return run
-    raise InputError(
-        f"{p}: not a closed-run directory nor a results JSON evalview can read. "
-        "Pass the run directory (the one holding manifest.json) or an exported result.json."
-    )
+    raise InputError(f"{p}: {_why_not_a_run(raw)} " + _WHAT_TO_PASS)
+
+
+_WHAT_TO_PASS = (
+    "Pass the run directory (the one holding manifest.json) or a result.json written by "
+    "`evalview export`."
+)
+
+
+def _why_not_a_run(raw: bytes) -> str:
+    """Say what the file is instead, so the user can tell a wrong path from a broken file."""
+    from evalview.load.safe_json import parse_strict
+
+    _value, problem = parse_strict(raw)
+    if problem is not None:
+        has_line = problem.line is not None and "line" not in problem.detail
+        where = f" at line {problem.line}" if has_line else ""
+        return f"not JSON ({problem.detail}{where}), so not a results JSON."
+    return "valid JSON, but neither a closed run nor an evalview result.json."
 
 
 def os_exists(p: Path) -> bool:

@@ -97,7 +97,11 @@ class _Reader:
             return None
         if isinstance(st, OSError):
             self.findings.append(
-                R.FILE_UNREADABLE(f"{rel} cannot be read: {st.strerror}.", file=rel)
+                R.FILE_UNREADABLE(
+                    f"{rel} cannot be read: {st.strerror}. Make it readable "
+                    "(permissions, storage) and re-run.",
+                    file=rel,
+                )
             )
             return None
         if stat.S_ISLNK(st.st_mode):
@@ -111,7 +115,11 @@ class _Reader:
             return None
         if not stat.S_ISREG(st.st_mode):
             self.findings.append(
-                R.FILE_UNREADABLE(f"{rel} is not a regular file; it was not read.", file=rel)
+                R.FILE_UNREADABLE(
+                    f"{rel} is not a regular file (a directory, pipe or device); it was not "
+                    "read. Replace it with the file the format names.",
+                    file=rel,
+                )
             )
             return None
         return st
@@ -133,7 +141,11 @@ class _Reader:
                 os.close(fd)
         except OSError as exc:
             self.findings.append(
-                R.FILE_UNREADABLE(f"{rel} cannot be read: {exc.strerror}.", file=rel)
+                R.FILE_UNREADABLE(
+                    f"{rel} cannot be read: {exc.strerror}. Make it readable "
+                    "(permissions, storage) and re-run.",
+                    file=rel,
+                )
             )
             return None
         data = chunks[0] if len(chunks) <= 2 else b"".join(chunks)
@@ -159,7 +171,8 @@ class _Reader:
             self.findings.append(
                 R.NOT_AN_OBJECT(
                     f"{rel}{_at(first_line if what == 'line' else None)}: expected a JSON object, "
-                    f"found {_json_type(value)}.",
+                    f"found {_json_type(value)}; it was not read. Each "
+                    f"{'line' if what == 'line' else 'file'} must be one JSON object {{...}}.",
                     file=rel,
                     line=first_line if what == "line" else None,
                 )
@@ -426,7 +439,11 @@ def _result_paths(reader: _Reader) -> list[tuple[str, os.stat_result | OSError]]
         return []
     except OSError as exc:
         reader.findings.append(
-            R.FILE_UNREADABLE(f"episodes/ cannot be read: {exc.strerror}.", file=EPISODES_DIR)
+            R.FILE_UNREADABLE(
+                f"episodes/ cannot be read: {exc.strerror}; no result file was read. Make "
+                "it readable and re-run.",
+                file=EPISODES_DIR,
+            )
         )
         return []
     if stat.S_ISLNK(st.st_mode):
@@ -461,7 +478,11 @@ def _result_paths(reader: _Reader) -> list[tuple[str, os.stat_result | OSError]]
                     )
     except OSError as exc:
         reader.findings.append(
-            R.FILE_UNREADABLE(f"episodes/ cannot be listed: {exc.strerror}.", file=EPISODES_DIR)
+            R.FILE_UNREADABLE(
+                f"episodes/ cannot be listed: {exc.strerror}; no result file was read. Make "
+                "it readable and re-run.",
+                file=EPISODES_DIR,
+            )
         )
     paths.sort(key=lambda pair: pair[0])
     return paths
