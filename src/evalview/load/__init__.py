@@ -72,7 +72,7 @@ def _why_not_a_run(raw: bytes) -> str:
     if problem is not None:
         has_line = problem.line is not None and "line" not in problem.detail
         where = f" at line {problem.line}" if has_line else ""
-        return f"not JSON ({problem.detail}{where}), so not a results JSON."
+        return f"not strict JSON ({problem.detail}{where}), so not a results JSON."
     return "valid JSON, but neither a closed run nor an evalview result.json."
 
 
