@@ -43,9 +43,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="evalview",
         usage="evalview [PATH [PATH_B]]   (the terminal app)\n       evalview COMMAND [options]",
         description=(
-            "Audit, score and publish evaluation runs of robot and AI policies. "
-            "`evalview PATH` opens the terminal app on a closed-run directory or a results "
-            "JSON; the subcommands below are for scripts and CI."
+            "Audit, score and publish evaluation runs of robot and AI policies.\n\n"
+            "The terminal app:\n"
+            "  evalview                 the bundled sample run (24 tasks x 50 seeds)\n"
+            "  evalview PATH            a closed-run directory, an exported result.json, or a\n"
+            "                           PSR checkpoint-inputs JSON\n"
+            "  evalview PATH_A PATH_B   compare two reads of the same schedule\n"
+            "  evalview PATH --help     the app's options and keys\n\n"
+            "The subcommands below are for scripts and CI."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
