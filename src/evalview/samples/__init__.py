@@ -8,6 +8,7 @@ without Textual; output depends only on the options (seeded `random.Random`, no 
 from __future__ import annotations
 
 from evalview.samples.bundled import bundled_sample_path
+from evalview.samples.candidate import build_candidate_read, generate_candidate_read
 from evalview.samples.closed_run import (
     ClosedRun,
     build_closed_run,
@@ -22,9 +23,11 @@ __all__ = [
     "FAULTS",
     "SAMPLES",
     "ClosedRun",
+    "build_candidate_read",
     "build_closed_run",
     "build_faulty_run",
     "bundled_sample_path",
+    "generate_candidate_read",
     "generate_closed_run",
     "write_closed_run",
     "write_sample_runs",

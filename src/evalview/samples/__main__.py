@@ -1,10 +1,15 @@
-"""`python -m evalview.samples OUTDIR`: (re)write the sample runs and their README under OUTDIR."""
+"""`python -m evalview.samples OUTDIR`: (re)write the sample runs and their README under OUTDIR.
+
+`--candidate` writes instead the second read of robobench-24x50 (a later checkpoint, not committed)
+into OUTDIR, to compare with the sample: `evalview sample_runs/robobench-24x50 OUTDIR`.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from evalview.samples.candidate import generate_candidate_read
 from evalview.samples.runs import SAMPLES, write_sample_runs
 
 
@@ -15,9 +20,18 @@ def main(argv: list[str] | None = None) -> int:
         ", ".join(s.name for s in SAMPLES) + ") and README.md under OUTDIR.",
     )
     parser.add_argument("outdir", metavar="OUTDIR", help="e.g. sample_runs")
+    parser.add_argument(
+        "--candidate",
+        action="store_true",
+        help="write only the candidate read of robobench-24x50 (policy ckpt-52000) into OUTDIR, "
+        "a new or empty directory; compare: evalview sample_runs/robobench-24x50 OUTDIR",
+    )
     args = parser.parse_args(argv)
     try:
-        paths = write_sample_runs(args.outdir)
+        if args.candidate:
+            paths = [generate_candidate_read(args.outdir)]
+        else:
+            paths = write_sample_runs(args.outdir)
     except (OSError, ValueError) as exc:
         print(f"evalview.samples: {exc}", file=sys.stderr)
         return 2

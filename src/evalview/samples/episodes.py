@@ -50,11 +50,19 @@ def make_episode(
     spec: EpisodeSpec,
     *,
     error_category: str | None,
+    success: bool | None = None,
 ) -> dict[str, Any]:
-    """One episode result; `error_category` set makes it an errored episode of that category."""
+    """One episode result; `error_category` set makes it an errored episode of that category.
+
+    `success` given decides the outcome of a completed episode (a second read correlated with a
+    first one); otherwise it is drawn from the task's success probability.
+    """
     errored = error_category is not None
     lighting = rng.choice(_LIGHTING) if spec.verbose else None
-    success = (not errored) and rng.random() < task.p_success
+    if success is None:
+        success = (not errored) and rng.random() < task.p_success
+    else:
+        success = success and not errored
     steps, termination = _steps_and_termination(rng, spec, success=success, errored=errored)
     if error_category is not None:
         termination = f"error:{error_category}"
