@@ -2,6 +2,10 @@
 
     python scripts/screenshots.py                 # the bundled sample run
     python scripts/screenshots.py --run PATH      # another run
+    python scripts/screenshots.py --only 13-compare   # one capture
+
+The compare capture pairs the sample with its candidate read (`evalview.samples.candidate`),
+generated into a temporary directory: two reads of one schedule, not committed.
 
 Each capture is the real app (Textual's own SVG export) driven by the same keys a person would
 press. The run is opened by a path relative to its parent, so no machine path ends up in a file.
@@ -15,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -75,7 +80,9 @@ def shots() -> dict[str, list[Step]]:
     return plan
 
 
-async def capture_loaded(app: App[Any], name: str, ready: type[Screen[Any]]) -> Path:
+async def capture_loaded(
+    app: App[Any], name: str, ready: type[Screen[Any]], steps: list[Step]
+) -> Path:
     """An app that loads in its own worker (checkpoint inputs, compare), once `ready` shows."""
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(400):
@@ -83,12 +90,15 @@ async def capture_loaded(app: App[Any], name: str, ready: type[Screen[Any]]) -> 
                 break
             await pilot.pause(0.05)
         await pilot.pause(0.3)
+        for step in steps:
+            await step(pilot)
+            await pilot.pause(0.3)
         path = OUT / f"{name}.svg"
         app.save_screenshot(path.name, path=str(OUT))
     return path
 
 
-def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]]]]:
+def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]], list[Step]]]:
     """Screens that are not tabs of one run: `evalview inputs.json`, `evalview A B`
     (paths relative to the repository, so the captures hold no machine path)."""
     from evalview.tui.compare_screen import CompareApp, CompareScreen
@@ -96,7 +106,6 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]]]
     from evalview.tui.session import PsrFiles
 
     psr = Path("sample_runs/psr")
-    runs = Path("sample_runs")
     return {
         "12-checkpoint-inputs": (
             lambda: EvalViewApp(
@@ -104,14 +113,27 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]]]
                 psr_files=PsrFiles(psr / "bare-targets.json", psr / "catalog.json"),
             ),
             CheckpointInputsScreen,
+            [],
         ),
-        "13-compare": (
-            lambda: CompareApp(
-                runs / "robobench-24x50", runs / "fail-fast", allow_off_protocol=True
-            ),
-            CompareScreen,
-        ),
+        # The cursor on hang-mug, a task B significantly improved: its 2×2 table below.
+        "13-compare": (lambda: CompareApp(*COMPARE_PAIR), CompareScreen, [keys(*["down"] * 7)]),
     }
+
+
+#: The compare capture's two reads, relative to the directory `candidate_pair` fills.
+COMPARE_PAIR = (Path("sample_runs/robobench-24x50"), Path("robobench-ckpt-52000"))
+
+
+def candidate_pair(where: Path) -> None:
+    """The sample and its candidate read (not committed) under `where`, named as COMPARE_PAIR.
+
+    The sample is regenerated rather than linked (byte-identical to the committed copy, a test
+    checks it), so both reads open by relative paths and no machine path reaches the capture.
+    """
+    from evalview.samples import generate_candidate_read, write_sample_runs
+
+    write_sample_runs(where / COMPARE_PAIR[0].parent, names=(COMPARE_PAIR[0].name,))
+    generate_candidate_read(where / COMPARE_PAIR[1])
 
 
 async def capture(run: Path, name: str, steps: list[Step]) -> Path:
@@ -151,7 +173,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", type=Path, default=None)
     parser.add_argument("--no-png", action="store_true", help="write the SVGs only")
+    parser.add_argument(
+        "--only", action="append", metavar="NAME",
+        help="capture only this screenshot (e.g. 13-compare); repeatable",
+    )
     args = parser.parse_args(argv)
+    wanted = set(args.only) if args.only else None
     if args.run is None:
         from evalview.samples import bundled_sample_path
 
@@ -160,15 +187,25 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(exist_ok=True)
     os.chdir(run.parent)
     for name, steps in shots().items():
-        svg = asyncio.run(capture(Path(run.name), name, steps))
-        png = "" if args.no_png else (" + png" if to_png(svg) else " (no png: chromium missing)")
-        print(f"{svg.relative_to(ROOT)}{png}")
-    os.chdir(ROOT)
-    for name, (make, ready) in other_inputs().items():
-        svg = asyncio.run(capture_loaded(make(), name, ready))
-        png = "" if args.no_png else (" + png" if to_png(svg) else " (no png: chromium missing)")
-        print(f"{svg.relative_to(ROOT)}{png}")
+        if wanted is None or name in wanted:
+            report(asyncio.run(capture(Path(run.name), name, steps)), png=not args.no_png)
+    for name, (make, ready, steps) in other_inputs().items():
+        if wanted is not None and name not in wanted:
+            continue
+        with tempfile.TemporaryDirectory(prefix="evalview-shots-") as tmp:
+            if name == "13-compare":
+                candidate_pair(Path(tmp))
+                os.chdir(tmp)
+            else:
+                os.chdir(ROOT)
+            report(asyncio.run(capture_loaded(make(), name, ready, steps)), png=not args.no_png)
+            os.chdir(ROOT)  # leave the temporary directory before it is removed
     return 0
+
+
+def report(svg: Path, *, png: bool) -> None:
+    note = "" if not png else (" + png" if to_png(svg) else " (no png: chromium missing)")
+    print(f"{svg.relative_to(ROOT)}{note}")
 
 
 if __name__ == "__main__":

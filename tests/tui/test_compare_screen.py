@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Header, Static
 
 from evalview.tui.compare_screen import CompareApp, CompareScreen, MessageScreen
 from helpers.closed_runs import write_run
@@ -47,10 +47,16 @@ async def _rows_marks_and_mcnemar_table(tmp_path: Path) -> None:
         screen = await _screen(app, pilot)
         table = screen.query_one(DataTable)
         assert table.row_count == 3  # two tasks and all pairs
-        up_diff = str(table.get_row_at(0)[5])
-        down_diff = str(table.get_row_at(1)[5])
+        up, down = table.get_row_at(0), table.get_row_at(1)
+        up_diff, down_diff = str(up[6]), str(down[6])
+        assert [str(up[1]), str(up[7]), str(up[8])] == ["20", "8", "2"]  # pairs, B won, A won
         assert up_diff.startswith("·") and "+30.0 pt" in up_diff  # p = 0.109: not marked
         assert down_diff.startswith("▼") and "-40.0 pt" in down_diff  # A significantly better
+        head = str(screen.query_one("#compare-head", Static).render())
+        assert "B better on 0, A better on 1, no significant difference on 1" in head
+        assert "left out" not in head  # every pair completed on both sides
+        assert not screen.query(Header)  # its ⭘ icon showed as a box: a title line instead
+        assert "Compare" in str(screen.query_one("#compare-title", Static).render())
         detail = str(screen.query_one("#compare-mcnemar", Static).render())
         assert "p = 0.109" in detail and "20 pairs" in detail
         power = str(screen.query_one("#compare-power", Static).render())

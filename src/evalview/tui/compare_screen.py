@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Static
 
 from evalview.compare.paired import Comparison, PairedCounts
 from evalview.compare.power import min_detectable_gap
@@ -38,10 +38,14 @@ def _diff_text(t: PairedCounts) -> Text:
         return Text("—", style="dim")
     value = f"{100 * t.difference:+.1f} pt"
     if t.verdict.code == "b_better":
-        return Text(f"▲ {value}", style="bold green")
+        return Text(f"▲ {value}", style=_verdict_style(t))
     if t.verdict.code == "a_better":
-        return Text(f"▼ {value}", style="bold red")
+        return Text(f"▼ {value}", style=_verdict_style(t))
     return Text(f"· {value}", style="dim")
+
+
+def _verdict_style(t: PairedCounts) -> str:
+    return {"b_better": "bold green", "a_better": "bold red"}.get(t.verdict.code, "")
 
 
 def _bar(t: PairedCounts, side: str) -> Text:
@@ -50,6 +54,25 @@ def _bar(t: PairedCounts, side: str) -> Text:
     if interval is None:
         return Text("·" * BAR_WIDTH, style="dim")
     return interval_bar(interval[0], interval[1], rate, BAR_WIDTH)
+
+
+def tally_line(c: Comparison) -> str:
+    """How many tasks went each way: the pooled verdict alone hides moves that cancel out."""
+    codes = [t.verdict.code for t in c.tasks]
+    n_b, n_a = codes.count("b_better"), codes.count("a_better")
+    rest = len(codes) - n_b - n_a
+    return (
+        f"[bold]tasks[/] [green]B better on {n_b}[/], [red]A better on {n_a}[/], "
+        f"no significant difference on {rest} [dim](McNemar per task, α = {c.alpha:g})[/]"
+    )
+
+
+def left_out_line(c: Comparison) -> str | None:
+    """Pairs the tests left out, by side and reason (an error is pending, not a failure)."""
+    if not c.overall.excluded:
+        return None
+    left = ", ".join(f"{k} {v}" for k, v in sorted(c.overall.excluded.items()))
+    return f"[bold]left out[/] of the tests, not failures: {escape(left)}"
 
 
 def mcnemar_table(t: PairedCounts) -> str:
@@ -97,6 +120,7 @@ class CompareScreen(Screen[None]):
     """Tasks side by side; moving the cursor shows that task's McNemar table and power line."""
 
     DEFAULT_CSS = """
+    #compare-title { height: 1; padding: 0 1; background: $panel; }
     #compare-head { height: auto; padding: 0 1; }
     #compare-table { height: 1fr; }
     #compare-detail { height: auto; padding: 0 1; border-top: solid $primary; }
@@ -116,13 +140,23 @@ class CompareScreen(Screen[None]):
         self.rows: list[PairedCounts] = [*comparison.tasks, comparison.overall]
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        # A title line rather than Textual's Header: its icon (⭘) is missing from common terminal
+        # fonts and showed as a box in the corner.
+        yield Static(
+            "[b]Compare[/] · B against A, paired by episode id · "
+            "[dim]↑↓ chooses a task (its McNemar table below), q quits[/]",
+            id="compare-title",
+        )
         c = self.comparison
         head = [
             f"[bold]A[/] {escape(c.a.label)} [dim]{escape(c.a.checkpoint or '')}[/]   "
             f"[bold]B[/] {escape(c.b.label)} [dim]{escape(c.b.checkpoint or '')}[/]",
-            f"[bold]verdict[/] {escape(c.overall.verdict.text)}",
+            f"[bold]all pairs[/] {escape(c.overall.verdict.text)}",
+            tally_line(c),
         ]
+        left_out = left_out_line(c)
+        if left_out is not None:
+            head.append(left_out)
         if c.labels:  # OFF-PROTOCOL, [development seeds]: the rules say the read carries them
             head[0] = f"[bold yellow]{escape(' '.join(c.labels))}[/]  " + head[0]
         if c.only_in_a or c.only_in_b:
@@ -140,12 +174,18 @@ class CompareScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("task", "A", "A Wilson 95 %", "B", "B Wilson 95 %", "B − A", "McNemar p")
+        table.add_columns(
+            "task", "pairs", "A", "A Wilson 95 %", "B", "B Wilson 95 %", "B − A",
+            "B won", "A won", "McNemar p",
+        )
         for t in self.rows:
             table.add_row(
                 Text(t.task, style="bold" if t is self.comparison.overall else ""),
+                Text(f"{t.pairs:,}", justify="right"),
                 _pct(t.rate_a), _bar(t, "a"), _pct(t.rate_b), _bar(t, "b"),
-                _diff_text(t), f"{t.mcnemar_p:.3g}",
+                _diff_text(t),
+                Text(str(t.only_b), justify="right"), Text(str(t.only_a), justify="right"),
+                Text(f"{t.mcnemar_p:.3g}", justify="right", style=_verdict_style(t)),
                 key=t.task,
             )
         self.show_detail(0)
