@@ -305,7 +305,7 @@ def test_a_checkpoint_inputs_file_with_a_bad_row_names_the_row(
     code, doc = run_json(capsys, str(write(tmp_path, {"model-x": rows})))
     assert code == 1
     assert "model 'model-x', row 1" in doc["error"] and named in doc["error"]
-    assert "not a closed-run directory" not in doc["error"]
+    assert "neither a closed run nor" not in doc["error"]
 
 
 def test_hostile_names_are_printed_not_interpreted(

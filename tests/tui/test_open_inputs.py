@@ -119,7 +119,7 @@ def test_json_that_is_neither_a_run_nor_inputs_is_unreadable_exit_2(tmp_path: Pa
         await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
         await pilot.pause()  # mounted, so q reaches the screen's binding
         message = str(app.screen.query_one("#unreadable-message", Static).render())
-        assert "other.json" in message and "not a closed-run directory" in message
+        assert "other.json" in message and "neither a closed run nor" in message
         await pilot.press("q")
 
     assert _open(other, None, body) == 2
