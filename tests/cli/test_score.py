@@ -164,7 +164,13 @@ def test_example_is_refused_naming_every_errored_rollout(
     assert "episodes.jsonl:5" in err and "--allow-errors" in err
     code, out, _ = run_cli(capsys, str(EXAMPLE), "--json")
     doc = orjson.loads(out)
-    assert code == 1 and doc["refused"] is True and "aggregate" not in doc
+    assert code == 1 and doc["refused"] is True
+    # The contract's keys stay; the scores are null, the record's counts are kept.
+    assert doc["aggregate"] is None and doc["rates"] is None and doc["tasks"] is None
+    assert doc["denominators"]["selected"] == 12 and doc["denominators"]["errors"] == 4
+    assert doc["error_categories"] == {
+        "policy": 1, "protocol": 1, "infrastructure": 1, "evaluation": 1
+    }
     assert {e["episode_id"] for e in doc["errored"]} == {
         "task-00/seed1003", "task-01/seed1000", "task-01/seed1001", "task-02/seed1002",
     }

@@ -118,9 +118,11 @@ def run(args: argparse.Namespace) -> int:
         doc = card.to_json()
         doc["path"] = str(args.path)
         if card.refused:
-            # A refused read has no numbers to report: only why, and what was found.
-            keep = ("path", "refused", "publishable", "refusals", "labels", "errored")
-            doc = {k: doc[k] for k in keep}
+            # A refused read reports no score, but keeps every key of the contract so scripts
+            # can rely on them: the scores are null, the record's counts stay (they are facts).
+            keep = ("path", "refused", "publishable", "refusals", "labels", "errored",
+                    "denominators", "error_categories")
+            doc = {k: doc[k] for k in keep} | {"aggregate": None, "rates": None, "tasks": None}
         emit_json(doc)
         return EXIT_REFUSED if card.refused else EXIT_OK
     if card.refused:
