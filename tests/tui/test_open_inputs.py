@@ -61,6 +61,7 @@ def test_checkpoint_inputs_open_in_the_app_shell_with_the_psr_numbers() -> None:
         pane = app.screen.query_one(CheckpointInputsPane)
         summaries = _cells(pane.query_one("#psr-summaries", DataTable))
         a_main = expected.model("example-model-a").summary("main")
+        assert a_main.psr is not None
         assert summaries[0][:3] == ["example-model-a", "Main", f"{100 * a_main.psr:.2f} %"]
         rows = pane.query_one("#psr-rows", DataTable)
         assert app.focused is rows  # arrows work at once
