@@ -93,4 +93,6 @@ def finding_text(f: Finding, style: str, name: str = "") -> str:
     from rich.markup import escape
 
     label = f" [dim]{name}[/]  " if name else " "
-    return f"  [{style}]{f.code}[/]{label}[cyan]{escape(f.location)}[/]\n      {escape(f.message)}"
+    # Messages name their place for JSON readers; the text already shows it on the line above.
+    message = f.message.removeprefix(f"{f.location}: ")
+    return f"  [{style}]{f.code}[/]{label}[cyan]{escape(f.location)}[/]\n      {escape(message)}"
