@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalview.compare.reads import (
+    DEVELOPMENT,
     Execution,
     ReadFacts,
     Refused,
@@ -34,10 +35,11 @@ from evalview.compare.reads import (
     refuse_mixed_seed_sets,
 )
 from evalview.model.run import Run
+from evalview.stats.scorecard import DEVELOPMENT as DEVELOPMENT_LABEL
+from evalview.stats.scorecard import OFF_PROTOCOL, score_run
 
 #: A claim needs at least this many training replicates (reporting rules).
 MIN_PAIRS_FOR_CLAIM = 3
-OFF_PROTOCOL = "OFF-PROTOCOL"
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,8 +276,6 @@ def _refuse_mixed_task_sets(reads: list[tuple[Run, ReadFacts]]) -> None:
 
 
 def _score(run: Run, facts: ReadFacts, allow_errors: bool) -> tuple[float, float, tuple[str, ...]]:
-    from evalview.stats import score_run
-
     # Off-protocol reads and seed sets are the contrast's own refusals and labels (above).
     card = score_run(run, bootstrap=0, allow_errors=allow_errors, allow_off_protocol=True)
     if card.refusals:
@@ -285,7 +285,7 @@ def _score(run: Run, facts: ReadFacts, allow_errors: bool) -> tuple[float, float
         raise Refused(f"{prefix}cannot be scored (the rules a scorer follows): {text}")
     if card.aggregate.mean is None or card.aggregate.se is None:
         raise Refused(f"{facts.label} has no all-T rate (no task with a selected case).")
-    own = ("[development seeds]", "OFF-PROTOCOL")
+    own = (DEVELOPMENT_LABEL, OFF_PROTOCOL)
     return card.aggregate.mean, card.aggregate.se, tuple(
         label for label in card.labels if not label.startswith(own)
     )
@@ -412,8 +412,8 @@ def contrast_runs(
         labels.append(OFF_PROTOCOL)
     for sr in (s for side in reads.values() for s in side.values()):
         labels.extend(f"{sr.facts.label}: {lab}" for lab in sr.labels)
-    if everything[0].seed_set == "development":
-        labels.append("[development seeds]")
+    if everything[0].seed_set == DEVELOPMENT:
+        labels.append(DEVELOPMENT_LABEL)
     return Contrast(
         replicates=replicates,
         mean_points=statistics.fmean(diffs),

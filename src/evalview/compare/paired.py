@@ -29,11 +29,11 @@ from evalview.compare.reads import (
 )
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
 from evalview.stats.intervals import wilson_interval
+from evalview.stats.scorecard import DEVELOPMENT as DEVELOPMENT_LABEL
+from evalview.stats.scorecard import OFF_PROTOCOL, untagged_quality_tags
 
 SUCCESS = "success"
 FAILURE = "failure"
-OFF_PROTOCOL = "OFF-PROTOCOL"
-DEVELOPMENT_LABEL = "[development seeds]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,8 +259,6 @@ def compare_runs(
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
     refuse_mixed_benchmarks([fa, fb])
     refuse_mixed_seed_sets([fa, fb])
-    from evalview.stats.scorecard import untagged_quality_tags
-
     for run, facts in ((a, fa), (b, fb)):
         untagged = untagged_quality_tags(run)
         if untagged:

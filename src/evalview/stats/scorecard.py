@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +28,9 @@ from evalview.stats.errors import (
 )
 from evalview.stats.graded import GradedMetric, graded_metric
 from evalview.stats.intervals import Interval, wilson_interval
+
+if TYPE_CHECKING:
+    from evalview.compare.reads import ReadFacts
 
 APPENDIX_VIEW = "(appendix view)"
 DEVELOPMENT = "[development seeds]"
@@ -229,6 +232,10 @@ def score_run(
         from evalview.audit import audit
 
         findings = audit(run)
+    from evalview.compare.reads import read_facts
+
+    # The seed set and the off-protocol marks are read where contrasts read them (one place).
+    facts = read_facts(run)
     refusals: list[Refusal] = []
     labels: list[str] = []
 
@@ -245,9 +252,9 @@ def score_run(
         seed_set, missing = declared.seed_set, declared.missing
     else:
         cases, tasks = run.scheduled(), run.tasks
-        seed_set = declared_seed_set(run)
+        seed_set = _declared_seed_set(facts)
 
-    off_protocol = off_protocol_reasons(run)
+    off_protocol = facts.off_protocol
     if off_protocol and not allow_off_protocol:
         refusals.append(
             Refusal(
@@ -290,7 +297,8 @@ def score_run(
             tasks = benchmark.subsets[view]
             keep = np.isin(cases.task, np.asarray(tasks, dtype=object))
             cases = _take(cases, keep)
-            missing = tuple(m for m in missing if m.rpartition("/")[0] in set(tasks))
+            chosen = set(tasks)
+            missing = tuple(m for m in missing if m.rpartition("/")[0] in chosen)
 
     errored = errored_cases(cases)
     audit_errors = tuple(f for f in findings if f.severity is Severity.ERROR)
@@ -351,10 +359,8 @@ def score_run(
         value = all_tasks_mean([t.successes for t in task_rows], [t.selected for t in task_rows])
         boot = None
         if bootstrap:
-            per_task = [
-                outcomes(cases.status[cases.task == t], cases.success[cases.task == t])
-                for t in tasks
-            ]
+            masks = (cases.task == t for t in tasks)
+            per_task = [outcomes(cases.status[m], cases.success[m]) for m in masks]
             boot = bootstrap_interval(per_task, bootstrap)
         aggregate = Aggregate(
             name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view
@@ -390,23 +396,14 @@ def score_run(
     )
 
 
-def declared_seed_set(run: Run) -> SeedSet | None:
+def _declared_seed_set(facts: ReadFacts) -> SeedSet | None:
     """The seed set a run declares without a benchmark declaration (manifest seed_set, or a run
-    filed under `<run>_dev`), as contrasts read it; None when nothing says."""
-    from evalview.compare.reads import TEST, read_facts
+    filed under `<run>_dev`); None when nothing says (a default is not a declaration)."""
+    from evalview.compare.reads import TEST
 
-    facts = read_facts(run)
     if facts.seed_set_source.startswith("default"):
         return None
     return "test" if facts.seed_set == TEST else "development"
-
-
-def off_protocol_reasons(run: Run) -> tuple[str, ...]:
-    """Why the read declares itself off-protocol (an off_protocol mark or recorded deviations),
-    found where contrasts look (compare/reads.py documents the places)."""
-    from evalview.compare.reads import read_facts
-
-    return read_facts(run).off_protocol
 
 
 #: Where a conditioned read names its quality bin (docs/statistics.md, "quality tags").
