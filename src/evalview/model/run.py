@@ -32,6 +32,16 @@ INVALID = "invalid"
 #: The four error categories of the closed-result format, in display order.
 ERROR_CATEGORIES = ("policy", "protocol", "infrastructure", "evaluation")
 
+#: The six usage fields of the closed-result format, in its order.
+USAGE_FIELDS = (
+    "calls",
+    "input_tokens",
+    "output_tokens",
+    "cached_input_tokens",
+    "estimated_cost_usd",
+    "latency_s",
+)
+
 #: Where a closed run's verifier message lives by default (`metrics.message`).
 DEFAULT_MESSAGE_KEY = "message"
 

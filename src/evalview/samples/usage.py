@@ -5,14 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-USAGE_FIELDS = (
-    "calls",
-    "input_tokens",
-    "output_tokens",
-    "cached_input_tokens",
-    "estimated_cost_usd",
-    "latency_s",
-)
+from evalview.model.run import USAGE_FIELDS
+
+__all__ = ["USAGE_FIELDS", "sum_component_usage", "sum_usage", "unknown_usage"]
 
 
 def unknown_usage() -> dict[str, Any]:

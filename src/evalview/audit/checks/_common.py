@@ -8,7 +8,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeGuard
 
-from evalview.model.run import Run
+from evalview.model.run import ERROR_CATEGORIES, USAGE_FIELDS, Run
+
+__all__ = ["ERROR_CATEGORIES", "USAGE_FIELDS"]  # the checks import the format's lists from here
 
 SCHEMA_VERSION = "starvla-rsi.eval/v1"
 EPISODES_JSONL = "episodes.jsonl"
@@ -16,17 +18,8 @@ MANIFEST = "manifest.json"
 STATUS = "status.json"
 SUMMARY = "summary.json"
 
-#: The six usage fields, in the format's order. Token counts and calls are integers.
-USAGE_FIELDS = (
-    "calls",
-    "input_tokens",
-    "output_tokens",
-    "cached_input_tokens",
-    "estimated_cost_usd",
-    "latency_s",
-)
+#: Token counts and calls are integers; cost and latency are numbers.
 INT_USAGE_FIELDS = frozenset(USAGE_FIELDS[:4])
-ERROR_CATEGORIES = ("policy", "protocol", "infrastructure", "evaluation")
 
 #: Reading codes that mean episodes.jsonl (or the episodes as a whole) was not read at all.
 _UNREAD_CODES = frozenset({"EV101", "EV102", "EV108"})
