@@ -203,10 +203,6 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _str_or_none(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def _get(doc: Any, *keys: str) -> Any:
     for key in keys:
         if not isinstance(doc, dict):

@@ -221,10 +221,6 @@ def take_rows(table: EpisodeTable, index: npt.NDArray[np.intp]) -> EpisodeTable:
 _COLUMNS = tuple(EpisodeTable.__dataclass_fields__)
 
 
-def empty_table() -> EpisodeTable:
-    return build_table([])
-
-
 def build_table(rows: list[dict[str, Any]]) -> EpisodeTable:
     """Columns from row dicts with the keys of `EpisodeTable.row` plus `record_index`."""
     import numpy as np

@@ -34,10 +34,6 @@ def is_nonneg_int(v: Any) -> TypeGuard[int]:
     return type(v) is int and v >= 0
 
 
-def is_pos_int(v: Any) -> TypeGuard[int]:
-    return type(v) is int and v > 0
-
-
 def is_number(v: Any) -> TypeGuard[int | float]:
     return (type(v) is int or type(v) is float) and math.isfinite(v)
 

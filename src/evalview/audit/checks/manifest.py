@@ -14,6 +14,7 @@ from evalview.audit.checks._common import (
     MANIFEST,
     SCHEMA_VERSION,
     describe,
+    is_int,
     is_nonempty_str,
     is_number,
 )
@@ -190,10 +191,6 @@ def _opt_str(v: Any) -> bool:
     return v is None or isinstance(v, str)
 
 
-def _is_int(v: Any) -> bool:
-    return type(v) is int
-
-
 def _positive(ctx: _Ctx, value: Any, at: str) -> None:
     if value is not None and value <= 0:
         ctx.add(NOT_POSITIVE, f"`{at}` is {describe(value)}; it must be positive.")
@@ -244,7 +241,7 @@ def _action_spec(ctx: _Ctx, manifest: dict[str, Any]) -> None:
     if spec is None:
         return
     ctx.field(spec, "mode", "action_spec.mode", is_nonempty_str, "the service-declared mode")
-    size = ctx.field(spec, "size", "action_spec.size", _is_int, "a positive integer")
+    size = ctx.field(spec, "size", "action_spec.size", is_int, "a positive integer")
     _positive(ctx, size, "action_spec.size")
     names = ctx.field(spec, "names", "action_spec.names", _str_list, "a list of strings")
     low, high = (
@@ -322,12 +319,12 @@ def _protocol(ctx: _Ctx, manifest: dict[str, Any]) -> None:
                         )
                     seen.add(x)
     max_steps = ctx.field(
-        protocol, "max_steps", "protocol.max_steps", _is_int, "a positive integer"
+        protocol, "max_steps", "protocol.max_steps", is_int, "a positive integer"
     )
     _positive(ctx, max_steps, "protocol.max_steps")
     for key in ("max_policy_calls", "replan_interval"):
         value = ctx.field(
-            protocol, key, f"protocol.{key}", _is_int, "a positive integer or null",
+            protocol, key, f"protocol.{key}", is_int, "a positive integer or null",
             nullable=True,
         )
         _positive(ctx, value, f"protocol.{key}")
