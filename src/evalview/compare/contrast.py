@@ -360,8 +360,14 @@ def contrast_runs(
         for key, run, _ in items
     }
 
+    # A read may stand on two sides (the BC read as A, say): it is one Run, audited and scored once.
+    scores: dict[int, tuple[float, float, tuple[str, ...]]] = {}
+
     def side_read(side: str, key: str, f: ReadFacts) -> SideRead:
-        mean, se, labels = _score(runs[(side, key)], f, allow_errors)
+        run = runs[(side, key)]
+        if id(run) not in scores:
+            scores[id(run)] = _score(run, f, allow_errors)
+        mean, se, labels = scores[id(run)]
         return SideRead(side, key, f, mean, se, off.get(id(f), ()), labels)
 
     reads = {
