@@ -6,7 +6,10 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.fuzzy import Matcher
 
+from evalview.tui.safe import clean
 from evalview.tui.tabs import TABS
 
 if TYPE_CHECKING:
@@ -14,6 +17,19 @@ if TYPE_CHECKING:
 
 #: At most this many episode ids are offered for one query (10,000 ids would bury the rest).
 MAX_EPISODE_HITS = 40
+
+
+def highlight(matcher: Matcher, text: str) -> Content:
+    """`text` literally, matched characters styled: `Matcher.highlight` would read task names
+    and episode ids as markup (`[/]` raises, `[@click=...]` binds an action)."""
+    content = Content(clean(text))
+    score, offsets = matcher.fuzzy_search.match(matcher.query, text)
+    if not score:
+        return content
+    for offset in offsets:
+        if not text[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
 
 
 class JumpProvider(Provider):
@@ -34,7 +50,9 @@ class JumpProvider(Provider):
             return
         for task in app.session.run.tasks:
             yield DiscoveryHit(
-                f"Task {task}", partial(app.show_task, task), help="list this task's episodes"
+                Content(f"Task {clean(task)}"),
+                partial(app.show_task, task),
+                help="list this task's episodes",
             )
 
     async def search(self, query: str) -> Hits:
@@ -43,7 +61,7 @@ class JumpProvider(Provider):
         for tab in TABS:
             text = f"Go to {tab.title}"
             if (score := matcher.match(text)) > 0:
-                yield Hit(score, matcher.highlight(text), partial(app.show_tab, tab.id), text)
+                yield Hit(score, highlight(matcher, text), partial(app.show_tab, tab.id), text)
         session = app.session
         if session is None:
             return
@@ -51,7 +69,7 @@ class JumpProvider(Provider):
             text = f"Task {task}"
             if (score := matcher.match(text)) > 0:
                 yield Hit(
-                    score, matcher.highlight(text), partial(app.show_task, task), text,
+                    score, highlight(matcher, text), partial(app.show_task, task), text,
                     help="list this task's episodes",
                 )
         needle = query.strip().lower()
@@ -65,7 +83,7 @@ class JumpProvider(Provider):
             text = f"Episode {eid}"
             yield Hit(
                 max(matcher.match(text), 0.5),
-                matcher.highlight(text),
+                highlight(matcher, text),
                 partial(app.show_episode, row),
                 text,
                 help="open the full record",

@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from rich.markup import escape
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
@@ -23,6 +22,8 @@ from textual.widgets import DataTable, Footer, Static
 from evalview.compare.paired import Comparison, PairedCounts
 from evalview.compare.power import min_detectable_gap
 from evalview.tui.bars import interval_bar
+from evalview.tui.safe import clean
+from evalview.tui.safe import esc as escape
 from evalview.tui.theme import EVALVIEW_THEME
 
 BAR_WIDTH = 20
@@ -180,7 +181,7 @@ class CompareScreen(Screen[None]):
         )
         for t in self.rows:
             table.add_row(
-                Text(t.task, style="bold" if t is self.comparison.overall else ""),
+                Text(clean(t.task), style="bold" if t is self.comparison.overall else ""),
                 Text(f"{t.pairs:,}", justify="right"),
                 _pct(t.rate_a), _bar(t, "a"), _pct(t.rate_b), _bar(t, "b"),
                 _diff_text(t),

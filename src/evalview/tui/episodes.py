@@ -21,6 +21,7 @@ from textual.widgets import Input, Select, Static
 
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, INVALID, UNATTEMPTED
 from evalview.tui.fmt import count_text
+from evalview.tui.safe import esc, plain
 from evalview.tui.session import Session
 from evalview.tui.vtable import Column, VirtualTable
 
@@ -124,8 +125,9 @@ def _haystack(session: Session) -> list[str]:
     ]
 
 
-def _options(values: Any) -> list[tuple[str, str]]:
-    return [(str(v), str(v)) for v in values]
+def _options(values: Any) -> list[tuple[Text, str]]:
+    """Select options whose labels show the value literally (a task name is run data)."""
+    return [(plain(v), str(v)) for v in values]
 
 
 class EpisodesPane(Vertical):
@@ -198,7 +200,7 @@ class EpisodesPane(Vertical):
         total = len(self.session.run.episodes)
         shown = len(self._index)
         self.query_one("#episodes-status", Static).update(
-            f"{count_text(shown, 'episode')} of {total:,} · {self.filter.describe()}"
+            f"{count_text(shown, 'episode')} of {total:,} · {esc(self.filter.describe())}"
             + ("   [dim](x clears filters)[/]" if self.filter != EpisodeFilter() else "")
         )
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -12,6 +11,8 @@ from textual.widgets import DataTable, Static
 from evalview.model.run import ERROR
 from evalview.tui.episodes import EpisodeFilter
 from evalview.tui.messages import ShowEpisodes
+from evalview.tui.safe import esc as escape
+from evalview.tui.safe import plain
 from evalview.tui.session import Session
 
 TOTAL = "total"
@@ -55,11 +56,11 @@ class ErrorsPane(Vertical):
         matrix = self.query_one("#errors-matrix", DataTable)
         matrix.add_column("task", key="task")
         for cat in categories:
-            matrix.add_column(cat, key=cat)
+            matrix.add_column(plain(cat), key=cat)
         matrix.add_column(TOTAL, key=TOTAL)
         for t in card.tasks:
             matrix.add_row(
-                t.task,
+                plain(t.task),
                 *(_count(t.error_categories.get(c, 0)) for c in categories),
                 _count(t.errors),
                 key=t.task,
@@ -74,7 +75,7 @@ class ErrorsPane(Vertical):
         term.add_column("reason", key="reason")
         term.add_column("episodes", key="n")
         for reason, n in card.termination_reasons.items():
-            term.add_row(reason, Text(f"{n:,}", justify="right"), key=reason)
+            term.add_row(plain(reason), Text(f"{n:,}", justify="right"), key=reason)
 
     @on(DataTable.CellSelected, "#errors-matrix")
     def _cell(self, event: DataTable.CellSelected) -> None:

@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from evalview.report.render import pct
+from evalview.tui.safe import clean
 
 if TYPE_CHECKING:
     from evalview.report.export import Exported
@@ -44,12 +45,12 @@ def _success_text(done: Exported) -> Text:
     r = done.result
     head = r.denominators[0]
     text = Text("✓ Exported ", style="bold green")
-    text.append(str(done.destination), style="bold")
+    text.append(clean(done.destination), style="bold")
     text.append(
         f"\n  {head.successes}/{head.denominator} successes / selected ({pct(head.rate)})"
     )
     for path in done.files:
-        text.append(f"\n  {path}")
+        text.append(f"\n  {clean(path)}")
     if r.pending_infrastructure_errors:
         text.append(
             f"\n! {r.pending_infrastructure_errors} infrastructure error(s) pending a re-run "
@@ -67,9 +68,9 @@ def _success_text(done: Exported) -> Text:
 
 def _refusal_text(message: str, details: list[str]) -> Text:
     text = Text("✗ Refused: ", style="bold red")
-    text.append(message)
+    text.append(clean(message))  # refusals quote run data (finding messages, paths)
     for line in details[:20]:
-        text.append(f"\n  {line}", style="red")
+        text.append(f"\n  {clean(line)}", style="red")
     if len(details) > 20:
         text.append(f"\n  … and {len(details) - 20} more (see the Findings tab)", style="red")
     text.append("\nNothing was written.", style="dim")
@@ -102,7 +103,7 @@ class ExportScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog"):
-            yield Static(Text(f"Export {self.source}", style="bold"))
+            yield Static(Text(f"Export {clean(self.source)}", style="bold"))
             yield Static(
                 "Writes result.json and a standalone index.html into a new directory outside "
                 "the run. Messages, metadata, paths and unselected metrics are not published."
@@ -182,7 +183,7 @@ def open_export(app: object) -> None:
     blocked = getattr(app, "export_blocked", None)
     if session is None or blocked:
         why = blocked or "Nothing to export yet: the run is still loading."
-        app.notify(why, severity="warning")
+        app.notify(why, severity="warning", markup=False)
         return
     if not isinstance(app.screen, ExportScreen):
         app.push_screen(ExportScreen(Path(session.path)))

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -16,6 +15,8 @@ from textual.widgets import Static
 from evalview.findings import Finding
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE
 from evalview.tui.record import FileScreen, RecordScreen
+from evalview.tui.safe import clean
+from evalview.tui.safe import esc as escape
 from evalview.tui.session import Session
 from evalview.tui.vtable import Column, VirtualTable
 
@@ -111,7 +112,7 @@ class FindingsPane(Vertical):
         f = self.findings[event.index]
         text = rule_text(f.code)
         text.append("\n")
-        text.append(f.message)
+        text.append(clean(f.message))
         self.query_one("#rule-explanation", Static).update(text)
 
     @on(VirtualTable.Selected, "#findings-table")

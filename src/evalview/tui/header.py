@@ -11,19 +11,20 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from evalview.tui.fmt import pct
+from evalview.tui.safe import clean
 from evalview.tui.session import Session
 
 
 def identity_text(session: Session) -> Text:
     ident = session.run.identity
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(ident.run_id or session.path.name, style="bold")
+    text.append(clean(ident.run_id or session.path.name), style="bold")
     bench = " ".join(x for x in (ident.benchmark_name, ident.benchmark_version) if x)
     text.append("  benchmark ", style="dim")
-    text.append(bench or "unknown")
+    text.append(clean(bench or "unknown"))
     policy = " ".join(x for x in (ident.policy_name, ident.policy_version) if x)
     text.append("  policy ", style="dim")
-    text.append(policy or "unknown")
+    text.append(clean(policy or "unknown"))
     return text
 
 
@@ -33,7 +34,7 @@ def headline_text(session: Session) -> Text:
     card = session.scorecard
     if card is None:
         text.append("no score: ", style="bold yellow")
-        text.append(session.score_refusal or "the run could not be scored")
+        text.append(clean(session.score_refusal or "the run could not be scored"))
         return text
     d = card.denominators
     text.append("successes / selected ", style="dim")

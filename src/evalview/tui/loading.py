@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Middle, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
+from evalview.tui.safe import esc as escape
 from evalview.tui.session import STAGES
 
 

@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from evalview.stats import Scorecard
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct, share
+from evalview.tui.safe import clean, plain
 from evalview.tui.session import Session
 
 
@@ -65,9 +66,9 @@ def aggregate_card(card: Scorecard, *, bootstrap_pending: bool = False) -> Rende
             grid.add_row("seed bootstrap", Text("off", style="dim"))
     parts: list[RenderableType] = [grid]
     for label in card.labels:
-        parts.append(Text(f"⚠ {label}", style="yellow"))
+        parts.append(Text(f"⚠ {clean(label)}", style="yellow"))
     for refusal in card.refusals:
-        parts.append(Text(f"✗ not reportable: {refusal.message}", style="red"))
+        parts.append(Text(f"✗ not reportable: {clean(refusal.message)}", style="red"))
     if card.publishable:
         parts.append(Text("✓ publishable read", style="green"))
     return Group(*parts)
@@ -77,9 +78,11 @@ def errors_card(card: Scorecard) -> RenderableType:
     grid = _grid()
     for cat, n in card.error_categories.items():
         if cat == "infrastructure" and n:
-            grid.add_row(cat, Text(f"{n:,}  pending a re-run, not a failure", style="yellow"))
+            grid.add_row(
+                plain(cat), Text(f"{n:,}  pending a re-run, not a failure", style="yellow")
+            )
         else:
-            grid.add_row(cat, Text(f"{n:,}", style="red" if n else "dim"))
+            grid.add_row(plain(cat), Text(f"{n:,}", style="red" if n else "dim"))
     return grid
 
 
@@ -87,15 +90,16 @@ def protocol_card(session: Session) -> RenderableType:
     run = session.run
     p = run.protocol
 
-    def show(v: object) -> str:
-        return "—" if v is None else ("yes" if v is True else "no" if v is False else str(v))
+    def show(v: object) -> Text:
+        """A manifest value as plain text: a Rich table would read a string as markup."""
+        return plain("—" if v is None else ("yes" if v is True else "no" if v is False else v))
 
     grid = _grid()
     grid.add_row("episodes selected", f"{len(run.schedule):,}")
     if run.kind == "closed-run":
         grid.add_row("records in episodes.jsonl", f"{len(run.records):,}")
     else:  # an exported result.json carries outcomes, not the records
-        grid.add_row("read from", f"exported {run.path.name} (outcomes only, no records)")
+        grid.add_row("read from", plain(f"exported {run.path.name} (outcomes only, no records)"))
     grid.add_row("max steps", show(p.max_steps))
     grid.add_row("max policy calls", show(p.max_policy_calls))
     grid.add_row("replan interval", show(p.replan_interval))
@@ -129,7 +133,7 @@ class OverviewPane(VerticalScroll):
         with Horizontal(classes="cards"):
             with Vertical(classes="card-column"):
                 if card is None:
-                    yield _card("Scores", Text(str(self.session.score_refusal), style="yellow"))
+                    yield _card("Scores", plain(self.session.score_refusal, style="yellow"))
                 else:
                     yield _card(
                         "Aggregate",

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -23,6 +22,8 @@ from textual.widgets import DataTable, Footer, Static
 from evalview.psr import CheckpointReport, RunPsrReport
 from evalview.psr.parser import Checkpoint
 from evalview.tui.fmt import pct
+from evalview.tui.safe import clean, plain
+from evalview.tui.safe import esc as escape
 from evalview.tui.session import Session
 
 TITLE = "reconstructed PSR (checkpoint_fraction_v1, not the historical PSR program)"
@@ -59,14 +60,14 @@ def fill_checkpoints(
     """One row per checkpoint: label, kind, observed, target, credit (or why there are none)."""
     table.clear()
     if checkpoints is None:
-        table.add_row(Text(note or "no checkpoints", style="dim"), "", "", "", "")
+        table.add_row(plain(note or "no checkpoints", style="dim"), "", "", "", "")
         return
     for c in checkpoints:
         table.add_row(
-            c.label,
-            c.kind.replace("_", " "),
-            Text(_value(c.observed), justify="right"),
-            Text(_value(c.target), justify="right"),
+            plain(c.label),
+            plain(c.kind.replace("_", " ")),
+            Text(clean(_value(c.observed)), justify="right"),
+            Text(clean(_value(c.target)), justify="right"),
             Text(f"{c.credit:.2f}", justify="right", style="bold"),
         )
 
@@ -158,12 +159,12 @@ class PartialCreditPane(Vertical):
             if t.invalid:
                 unscored.append(f"invalid ×{len(t.invalid)}")
             tasks.add_row(
-                t.task,
+                plain(t.task),
                 _p(t.psr),
                 _p(t.sr),
                 Text(f"{t.successes}/{t.selected}", justify="right"),
                 Text(f"{t.scored}/{t.selected}", justify="right"),
-                Text(", ".join(unscored) or "—", style="yellow" if unscored else "dim"),
+                Text(clean(", ".join(unscored) or "—"), style="yellow" if unscored else "dim"),
                 key=t.task,
             )
         episodes = self.query_one("#psr-episodes", DataTable)
@@ -189,11 +190,11 @@ class PartialCreditPane(Vertical):
         )
         for e in rows:
             episodes.add_row(
-                e.episode_id,
-                e.status,
+                plain(e.episode_id),
+                plain(e.status),
                 "—" if e.success is None else ("yes" if e.success else "no"),
                 _p(e.psr),
-                Text(e.message or "—", style="" if e.message else "dim"),
+                Text(clean(e.message or "—"), style="" if e.message else "dim"),
                 key=e.episode_id,
             )
         if rows:
@@ -255,8 +256,8 @@ class CheckpointInputsPane(Vertical):
         for m in self.report.models:
             for s in m.summaries:
                 summaries.add_row(
-                    m.model,
-                    s.title,
+                    plain(m.model),
+                    plain(s.title),
                     _p(s.psr),
                     _p(s.sr),
                     _p(s.cce),
@@ -272,12 +273,12 @@ class CheckpointInputsPane(Vertical):
             rows.add_column(label, key=label)
         for key, (model, t) in self._rows.items():
             rows.add_row(
-                model,
-                t.split,
-                t.task,
+                plain(model),
+                plain(t.split),
+                plain(t.task),
                 "yes" if t.success else "no",
                 _p(t.psr),
-                t.message,
+                plain(t.message or ""),
                 key=key,
             )
         if self._rows:

@@ -13,7 +13,6 @@ from typing import ClassVar
 
 import orjson
 from rich.console import Group, RenderableType
-from rich.markup import escape
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
@@ -23,6 +22,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from evalview.tui.safe import clean, plain
+from evalview.tui.safe import esc as escape
 from evalview.tui.session import Session
 
 #: Lines of context shown on each side of the line a finding names.
@@ -32,7 +33,8 @@ SYNTAX_THEME = "ansi_dark"
 
 
 def _json_text(data: object) -> str:
-    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode()
+    """Indented JSON; orjson escapes C0 controls, `clean` shows the rest (DEL, C1, bidi)."""
+    return clean(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
 
 
 class _DetailScreen(Screen[None]):
@@ -47,7 +49,7 @@ class _DetailScreen(Screen[None]):
         self.heading = title
 
     def compose(self) -> ComposeResult:
-        yield Static(self.heading, id="detail-title")
+        yield Static(plain(self.heading), id="detail-title")
         yield Static(id="detail-where", classes="where")
         with VerticalScroll(id="detail-body"):
             yield Static(id="detail-content")
@@ -79,18 +81,18 @@ class RecordScreen(_DetailScreen):
         r = self.row
         eid = str(ep.ids[r])
         where = Text()
-        where.append(f"status {ep.status[r]}", style="bold")
+        where.append(f"status {clean(ep.status[r])}", style="bold")
         if not ep.in_schedule[r]:
             where.append("  · not in the manifest schedule (stray or duplicate)", style="magenta")
         line = int(ep.line[r])
         if line:
-            where.append(f"\nfrom {ep.file[r] or 'episodes.jsonl'}, line {line}")
+            where.append(f"\nfrom {clean(ep.file[r] or 'episodes.jsonl')}, line {line}")
         for rf in run.result_files:
             if rf.episode_id == eid:
                 same = "identical" if not rf.differing_keys else (
-                    "differs in " + ", ".join(rf.differing_keys)
+                    "differs in " + ", ".join(map(clean, rf.differing_keys))
                 )
-                where.append(f"\nresult file {rf.path} ({same})")
+                where.append(f"\nresult file {clean(rf.path)} ({same})")
                 break
         index = int(ep.record_index[r])
         if index < 0:
@@ -147,10 +149,12 @@ def read_excerpt(root: Path, rel: str, line: int | None) -> RenderableType:
     try:
         st = os.lstat(path)
         if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
-            return Text(f"{rel} is not a regular file; evalview does not open it.", style="red")
+            return Text(
+                f"{clean(rel)} is not a regular file; evalview does not open it.", style="red"
+            )
         raw = path.read_bytes()
     except OSError as exc:
-        return Text(f"{rel} cannot be read: {exc.strerror}.", style="red")
+        return Text(f"{clean(rel)} cannot be read: {exc.strerror}.", style="red")
     text = raw.decode("utf-8", errors="replace")
     lines = text.splitlines()
     lexer = "json" if rel.endswith((".json", ".jsonl")) else "text"
@@ -160,9 +164,9 @@ def read_excerpt(root: Path, rel: str, line: int | None) -> RenderableType:
         start = max(line - CONTEXT_LINES, 1)
         excerpt = lines[start - 1 : line + CONTEXT_LINES]
     if not excerpt:
-        return Text(f"{rel} has no line {line}.", style="yellow")
+        return Text(f"{clean(rel)} has no line {line}.", style="yellow")
     syntax = Syntax(
-        "\n".join(excerpt),
+        "\n".join(clean(x).replace("\u2409", "\t") for x in excerpt),  # tabs are layout
         lexer,
         theme=SYNTAX_THEME,
         line_numbers=True,

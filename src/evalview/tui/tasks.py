@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -18,6 +17,8 @@ from evalview.tui.bars import interval_bar
 from evalview.tui.episodes import EpisodeFilter
 from evalview.tui.fmt import pct
 from evalview.tui.messages import ShowEpisodes
+from evalview.tui.safe import esc as escape
+from evalview.tui.safe import plain
 from evalview.tui.session import Session
 
 BAR_WIDTH = 31
@@ -88,7 +89,7 @@ class TasksPane(Vertical):
         for t in rows:
             lo, hi = t.wilson95
             table.add_row(
-                t.task,
+                plain(t.task),
                 _num(t.selected),
                 _num(t.attempted),
                 _num(t.completed),

@@ -22,6 +22,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from evalview.tui.safe import clean, clean_text
+
 Cell = str | Text
 RowSource = Callable[[int], Sequence[Cell]]
 
@@ -142,10 +144,10 @@ class VirtualTable(ScrollView, can_focus=True):
         for col, width, cell in zip(self.columns, widths, cells, strict=False):
             # Text.render drops a Text's base style; appending turns it into a span it keeps.
             text = Text(no_wrap=True)
-            if isinstance(cell, Text):
-                text.append_text(cell)
+            if isinstance(cell, Text):  # run data: no control character reaches the terminal
+                text.append_text(clean_text(cell))
             else:
-                text.append(str(cell))
+                text.append(clean(cell))
             text.truncate(width, overflow="ellipsis", pad=False)
             pad = width - text.cell_len
             if col.justify == "right":
