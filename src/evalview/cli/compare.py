@@ -105,7 +105,8 @@ def _p(t: PairedCounts, p: float) -> str:
     return f"{p:.3g}" if p >= 0.001 else f"{p:.1e}"
 
 
-def _style(t: PairedCounts, alpha: float) -> str:
+def _style(t: PairedCounts) -> str:
+    """Colour a difference only when the verdict is significant (the verdict already used alpha)."""
     if t.verdict.code == "b_better":
         return "bold green"
     if t.verdict.code == "a_better":
@@ -158,7 +159,7 @@ def show(c: Comparison) -> None:
             escape(t.task), str(t.pairs), str(t.both), str(t.only_a), str(t.only_b),
             str(t.neither), escape(excluded), end_section=section,
         )
-        style = _style(t, c.alpha)
+        style = _style(t)
         tests.add_row(
             escape(t.task), pct(t.rate_a), pct(t.rate_b),
             f"[{style}]{_diff(t)}[/]" if style else _diff(t),
