@@ -4,13 +4,17 @@ them literally on every tab and screen, never crash, and never run an action the
 from __future__ import annotations
 
 import io
+import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hostile_run import (
     ERROR_TYPE,
+    MESSAGE,
     POLICY,
+    RUN_ID,
     TASKS,
     TERMINATION,
     visible,
@@ -26,7 +30,7 @@ from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.help import HelpScreen
 from evalview.tui.record import RecordScreen
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.safe import clean, esc, plain
+from evalview.tui.safe import clean, clean_block, esc, plain
 from evalview.tui.session import Session, open_session
 
 #: Wide enough that a table's flexible column shows a tag after the markup before it.
@@ -82,6 +86,10 @@ async def show(pilot: Pilot[Any], app: EvalViewApp, tab: str) -> None:
 
 
 # -- the helpers -------------------------------------------------------------------------------
+
+
+def test_clean_block_keeps_newlines_and_tabs_as_layout() -> None:
+    assert clean_block('{\n\t"a": "\x1b[1m\u202e"\n}') == '{\n\t"a": "␛[1m\ufffd"\n}'
 
 
 def test_clean_keeps_length_and_shows_controls() -> None:
@@ -193,6 +201,7 @@ def test_every_record_opens_and_shows_its_values_literally(hostile_session: Sess
             await pilot.pause(0.2)
             text = assert_safe(app)
             assert "[bold]" in text
+            assert re.search(r'\b2 +"schema_version"', text), "the JSON is not one key a line"
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
         app.show_episode(4)  # an errored record: its error type and message
@@ -277,3 +286,76 @@ def test_values_used_by_the_run_are_the_hostile_ones(hostile_session: Session) -
     assert set(run_.tasks) == set(TASKS.values())
     assert ERROR_TYPE in set(run_.episodes.error_type)
     assert run_.identity.policy_name == POLICY
+
+
+# -- the compare screen, the checkpoint-inputs screen, the unreadable message ----------------
+
+
+def test_compare_screen_shows_hostile_task_names_literally(tmp_path: Path) -> None:
+    from textual.widgets import DataTable
+
+    from evalview.tui.compare_screen import CompareApp, CompareScreen
+    from helpers.closed_runs import write_run
+
+    task = TASKS["task-00"]
+    outcomes = {f"{task}/seed{1000 + i}": "s" if i < 5 else "f" for i in range(10)}
+    a = write_run(tmp_path / "a", outcomes)
+    b = write_run(tmp_path / "b", {k: "s" for k in outcomes}, manifest={"run_id": RUN_ID})
+
+    async def main() -> None:
+        app = CompareApp(a, b)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
+            await pilot.pause(0.2)
+            assert app.screen.query_one(DataTable).row_count == 2
+            assert_safe(app, "[bold]TASKA[/]")  # the table row and the McNemar title
+            assert app.is_running
+
+    run(main())
+
+
+def test_checkpoint_inputs_screen_shows_hostile_rows_literally(tmp_path: Path) -> None:
+    from evalview.tui.loading import UnreadableScreen
+    from evalview.tui.partial_credit import CheckpointInputsScreen
+
+    row = {"stage": "main", "task": TASKS["task-01"], "success": False,
+           "message": "Logs: 3/5, Kills: 0/3", "CCE": 0.0, "rounds": 3, "chats": 1}
+    inputs = tmp_path / "inputs.json"
+    inputs.write_text(json.dumps({POLICY: [row, {**row, "task": TASKS["task-00"]}]}))
+    # a verifier message evalview psr refuses: the refusal quotes it
+    refused = tmp_path / "refused.json"
+    refused.write_text(json.dumps({POLICY: [{**row, "message": MESSAGE}]}))
+
+    async def main() -> None:
+        app = EvalViewApp(inputs)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
+            await pilot.pause(0.3)
+            assert_safe(app, "[bold]POLICY[/]", "[bold]TASKB[/]")
+            assert app.is_running
+        app = EvalViewApp(refused)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
+            await pilot.pause(0.3)
+            assert_safe(app, "[bold]POLICY[/]", "[bold]VERIFIER[/]")
+            assert app.is_running
+
+    run(main())
+
+
+def test_an_unreadable_file_names_itself_literally(tmp_path: Path) -> None:
+    from evalview.tui.loading import UnreadableScreen
+
+    bad = tmp_path / "[bold]x[／] \\[ [@click=app.quit]y"
+    bad.mkdir()
+    (bad / "manifest.json").write_text("{")
+
+    async def main() -> None:
+        app = EvalViewApp(bad)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen | RunScreen))
+            await pilot.pause(0.2)
+            assert_safe(app, "[@click=app.quit]y")
+            assert app.is_running
+
+    run(main())

@@ -22,7 +22,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from evalview.tui.safe import clean, plain
+from evalview.tui.safe import clean, clean_block, plain
 from evalview.tui.safe import esc as escape
 from evalview.tui.session import Session
 
@@ -34,7 +34,7 @@ SYNTAX_THEME = "ansi_dark"
 
 def _json_text(data: object) -> str:
     """Indented JSON; orjson escapes C0 controls, `clean` shows the rest (DEL, C1, bidi)."""
-    return clean(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+    return clean_block(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
 
 
 class _DetailScreen(Screen[None]):
@@ -166,7 +166,7 @@ def read_excerpt(root: Path, rel: str, line: int | None) -> RenderableType:
     if not excerpt:
         return Text(f"{clean(rel)} has no line {line}.", style="yellow")
     syntax = Syntax(
-        "\n".join(clean(x).replace("\u2409", "\t") for x in excerpt),  # tabs are layout
+        clean_block("\n".join(excerpt)),
         lexer,
         theme=SYNTAX_THEME,
         line_numbers=True,

@@ -40,6 +40,11 @@ def clean(value: object) -> str:
     return text.translate(_TABLE) if _UNSAFE.search(text) else text
 
 
+def clean_block(value: object) -> str:
+    """`clean` for a multi-line block (JSON, a file excerpt): newlines and tabs stay layout."""
+    return "\n".join(clean(line).replace("\u2409", "\t") for line in str(value).split("\n"))
+
+
 def esc(value: object) -> str:
     """`clean(value)` escaped for Textual markup: every `[` is shown, never read as a tag.
 
