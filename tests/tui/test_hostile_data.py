@@ -10,16 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_run import (
-    ERROR_TYPE,
-    MESSAGE,
-    POLICY,
-    RUN_ID,
-    TASKS,
-    TERMINATION,
-    visible,
-    write_hostile_run,
-)
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -32,6 +22,16 @@ from evalview.tui.record import RecordScreen
 from evalview.tui.run_screen import RunScreen
 from evalview.tui.safe import clean, clean_block, esc, plain
 from evalview.tui.session import Session, open_session
+from helpers.hostile_run import (
+    ERROR_TYPE,
+    MESSAGE,
+    POLICY,
+    RUN_ID,
+    TASKS,
+    TERMINATION,
+    visible,
+    write_hostile_run,
+)
 
 #: Wide enough that a table's flexible column shows a tag after the markup before it.
 SIZE = (260, 50)

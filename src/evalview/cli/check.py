@@ -117,7 +117,7 @@ def _is_the_check_command() -> bool:
 
 
 def _verdict(path: str, counts: dict[str, int], ok: bool, strict: bool) -> str:
-    from rich.markup import escape
+    from evalview.cli.output import escape
 
     e, w = counts["error"], counts["warning"]
     tally = f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"

@@ -9,7 +9,6 @@ import argparse
 from typing import TYPE_CHECKING
 
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 
 from evalview.cli.output import (
@@ -18,6 +17,7 @@ from evalview.cli.output import (
     console,
     emit_json,
     error_console,
+    escape,
     fail_unreadable,
     pct,
 )

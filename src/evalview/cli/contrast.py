@@ -9,9 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from rich.markup import escape
-
-from evalview.cli.output import EXIT_OK, console, emit_json, fail_unreadable
+from evalview.cli.output import EXIT_OK, console, emit_json, escape, fail_unreadable
 
 if TYPE_CHECKING:
     from evalview.compare.contrast import Contrast

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from rich.markup import escape
-
 from evalview.cli.output import (
     EXIT_OK,
     EXIT_REFUSED,
     console,
     error_console,
+    escape,
     fail_unreadable,
     finding_text,
     pct,

@@ -10,9 +10,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from rich.markup import escape
-
-from evalview.cli.output import EXIT_OK, EXIT_UNREADABLE, error_console
+from evalview.cli.output import EXIT_OK, EXIT_UNREADABLE, error_console, escape
 
 DESCRIPTION = """\
 Open the evalview terminal app on a closed-run directory (the one holding manifest.json), an

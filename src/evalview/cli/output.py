@@ -65,8 +65,6 @@ def fail_unreadable(message: str, *, as_json: bool = False) -> int:
     message = _valid_utf8(message)
     if as_json:
         emit_json({"error": message, "exit_code": EXIT_UNREADABLE})
-    from rich.markup import escape
-
     error_console().print(f"[bold red]evalview:[/] {escape(message)}")
     return EXIT_UNREADABLE
 
@@ -90,9 +88,18 @@ def resamples(text: str) -> int:
 def finding_text(f: Finding, style: str, name: str = "") -> str:
     """One finding as rich markup (check, export's refusal): code, rule name, place, and the
     message on its own line. Data is escaped: a task named `[bold]x[/]` prints as written."""
-    from rich.markup import escape
-
     label = f" [dim]{name}[/]  " if name else " "
     # Messages name their place for JSON readers; the text already shows it on the line above.
     message = f.message.removeprefix(f"{f.location}: ")
     return f"  [{style}]{f.code}[/]{label}[cyan]{escape(f.location)}[/]\n      {escape(message)}"
+
+
+def escape(value: object) -> str:
+    """Run data made safe for rich text output: control characters made visible (an ANSI escape
+    in a task name must not reach the terminal) and markup escaped (`[bold]` prints as written).
+    """
+    from rich.markup import escape as rich_escape
+
+    from evalview.textsafe import clean
+
+    return rich_escape(clean(value))

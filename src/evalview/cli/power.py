@@ -209,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
     except _BadArgument as exc:
         if args.json:
             emit_json({"error": str(exc), "exit_code": EXIT_UNREADABLE})
-        from rich.markup import escape
+        from evalview.cli.output import escape
 
         error_console().print(f"[bold red]evalview power:[/] {escape(str(exc))}")
         return EXIT_UNREADABLE

@@ -8,7 +8,6 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
 from rich.table import Table
 
 from evalview.cli.output import (
@@ -17,6 +16,7 @@ from evalview.cli.output import (
     console,
     emit_json,
     error_console,
+    escape,
     fail_unreadable,
     pct,
 )

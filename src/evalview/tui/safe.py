@@ -11,33 +11,9 @@ brackets for Textual markup, and `plain` gives a `Text` that is never parsed.
 
 from __future__ import annotations
 
-import re
-
 from rich.text import Text
 
-#: C0 controls show as their Unicode control pictures (␛ for ESC, ␊ for a newline); DEL as ␡.
-_PICTURES = {c: 0x2400 + c for c in range(0x20)} | {0x7F: 0x2421}
-#: C1 controls, bidirectional overrides/isolates/marks, separators and other invisible format
-#: characters that reorder or hide text: one replacement character each.
-_HIDDEN = [
-    *range(0x80, 0xA0),
-    0x061C,
-    *range(0x200B, 0x2010),
-    0x2028,
-    0x2029,
-    *range(0x202A, 0x202F),
-    *range(0x2060, 0x2070),
-    0xFEFF,
-]
-_TABLE = _PICTURES | dict.fromkeys(_HIDDEN, 0xFFFD)
-_UNSAFE = re.compile("[" + "".join(re.escape(chr(c)) for c in _TABLE) + "]")
-
-
-def clean(value: object) -> str:
-    """`str(value)` with every control or invisible format character made visible, one
-    character for one (so offsets into the string stay valid)."""
-    text = str(value)
-    return text.translate(_TABLE) if _UNSAFE.search(text) else text
+from evalview.textsafe import clean as clean
 
 
 def clean_block(value: object) -> str:
