@@ -13,7 +13,7 @@ from statsmodels.stats.proportion import proportions_ztest
 from evalview.compare.paired import compare_runs, paired_counts, verdict
 from evalview.compare.reads import Refused
 from evalview.load import load_run
-from helpers.closed_runs import write_run
+from helpers.closed_runs import outcomes_for, write_run
 
 
 def _ids(task: str, n: int) -> list[str]:
@@ -182,3 +182,15 @@ def test_a_read_conditioned_on_quality_tag_0_is_refused(tmp_path: Path) -> None:
     c = write_run(tmp_path / "c", dict.fromkeys(ids, "f"),
                   manifest={"policy": {"name": "p", "quality_tag": 3}})
     assert compare_runs(load_run(a), load_run(c)).labels == []
+
+
+def test_many_per_task_tests_carry_a_multiplicity_note(tmp_path: Path) -> None:
+    rates = {f"t{i:02d}": (5, 10) for i in range(24)}
+    a = write_run(tmp_path / "a", outcomes_for(rates, seeds=10))
+    b = write_run(tmp_path / "b", outcomes_for(rates, seeds=10))
+    comparison = compare_runs(load_run(a), load_run(b))
+    note = next(n for n in comparison.notes if "per-task tests" in n)
+    assert "24 per-task tests" in note and "about 1.2 would come out significant" in note
+    one = write_run(tmp_path / "one", outcomes_for({"t00": (5, 10)}, seeds=10))
+    single = compare_runs(load_run(one), load_run(one))
+    assert not any("per-task tests" in n for n in single.notes)

@@ -329,12 +329,14 @@ def compare_runs(
     )
     return Comparison(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
-        only_in_a=only_in_a, only_in_b=only_in_b, notes=_notes(a, b, fa, fb, len(tasks)),
+        only_in_a=only_in_a, only_in_b=only_in_b, notes=_notes(a, b, fa, fb, len(tasks), alpha),
         labels=labels,
     )
 
 
-def _notes(a: Run, b: Run, fa: ReadFacts, fb: ReadFacts, n_tasks: int) -> list[str]:
+def _notes(
+    a: Run, b: Run, fa: ReadFacts, fb: ReadFacts, n_tasks: int, alpha: float
+) -> list[str]:
     """Caveats that do not stop the comparison but must be read next to it."""
     notes: list[str] = []
     if fa.benchmark_version is None:
@@ -355,6 +357,12 @@ def _notes(a: Run, b: Run, fa: ReadFacts, fb: ReadFacts, n_tasks: int) -> list[s
         notes.append(
             "'all pairs' pools the pairs of every task (each pair weighs the same), "
             "which is the all-T mean only when every task has as many pairs"
+        )
+        # Each task's test holds its level alone; across many tasks some fire by chance.
+        notes.append(
+            f"the {n_tasks} per-task tests are each at the {alpha:g} level, uncorrected: with no "
+            f"real difference about {n_tasks * alpha:.2g} would come out significant by chance; "
+            "a per-task mark is a lead to re-test, not a claim"
         )
     return notes
 
