@@ -1,0 +1,48 @@
+"""The README's example commands work as written (run from the repository root)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from evalview.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def _example_commands() -> list[tuple[str, int]]:
+    """`(command, expected exit code)` from the block that starts with `evalview check`."""
+    block = next(
+        b for b in re.findall(r"```sh\n(.*?)```", README, re.S) if "evalview check sample_runs" in b
+    )
+    joined = block.replace("\\\n", " ")
+    out = []
+    for line in joined.splitlines():
+        command, _, comment = line.partition("#")
+        if command.strip().startswith("evalview "):
+            code = re.search(r"exit (\d)", comment)
+            out.append((" ".join(command.split()), int(code.group(1)) if code else 0))
+    return out
+
+
+COMMANDS = _example_commands()
+
+
+def test_the_examples_block_was_found() -> None:
+    assert len(COMMANDS) >= 5
+    assert {c.split()[1] for c, _ in COMMANDS} >= {"check", "score", "export", "psr", "power"}
+
+
+@pytest.mark.parametrize(("command", "expected"), COMMANDS, ids=[c for c, _ in COMMANDS])
+def test_readme_example_exits_as_stated(
+    command: str, expected: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(REPO)
+    argv = [tmp_path.joinpath("out").as_posix() if a.startswith("/tmp/") else a
+            for a in shlex.split(command)[1:]]
+    assert main(argv) == expected, capsys.readouterr()
