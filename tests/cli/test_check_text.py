@@ -24,3 +24,14 @@ def test_place_is_not_repeated_at_the_start_of_the_message(
     assert main(["check", str(FAULTY), "--json"]) == 1
     out = capsys.readouterr().out
     assert "episodes.jsonl:6 (pick-red-cube/seed1004): 'pick-red-cube/seed1004'" in out
+
+
+def test_a_message_that_starts_with_its_file_drops_it_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fail_fast = FAULTY.parent / "fail-fast"
+    assert main(["check", str(fail_fast)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = next(i for i, line in enumerate(lines) if "EV602" in line)
+    assert lines[head].split()[-2:] == ["manifest.json", "(sort-fruit/seed1008)"]
+    assert lines[head + 1].strip().startswith("fail_fast stopped the run")

@@ -91,6 +91,8 @@ def finding_text(f: Finding, style: str, name: str = "") -> str:
     label = f" [dim]{name}[/]  " if name else " "
     # Messages name their place for JSON readers; the text already shows it on the line above.
     message = f.message.removeprefix(f"{f.location}: ")
+    if message == f.message and f.file:
+        message = f.message.removeprefix(f"{f.file}: ")
     return f"  [{style}]{f.code}[/]{label}[cyan]{escape(f.location)}[/]\n      {escape(message)}"
 
 
