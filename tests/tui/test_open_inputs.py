@@ -23,6 +23,7 @@ from evalview.tui.app import EvalViewApp
 from evalview.tui.loading import UnreadableScreen
 from evalview.tui.partial_credit import CheckpointInputsPane, CheckpointInputsScreen
 from evalview.tui.session import PsrFiles, open_input
+from helpers.one_episode_run import write_one_episode_run
 
 PSR = REPO / "sample_runs" / "psr"
 INPUTS = PSR / "checkpoint-inputs.json"
@@ -140,17 +141,7 @@ def test_bare_targets_reach_a_runs_partial_credit(tmp_path: Path) -> None:
     3/5 with it (the side file is read in the worker and used for the run's tab)."""
     from evalview.tui.session import Session
 
-    root = tmp_path / "run"
-    root.mkdir()
-    manifest = {"run_id": "r", "policy": {"name": "p"}, "protocol": {"episode_ids": ["a/seed1"]}}
-    (root / "manifest.json").write_text(json.dumps(manifest))
-    record = {
-        "episode": {"id": "a/seed1", "task": "a", "seed": 1},
-        "status": "completed",
-        "success": False,
-        "metrics": {"success": False, "message": "Logs: 3"},
-    }
-    (root / "episodes.jsonl").write_text(json.dumps(record) + "\n")
+    root = write_one_episode_run(tmp_path / "run", "Logs: 3")
     plain = open_input(root)
     assert isinstance(plain, Session) and plain.psr is None
     assert plain.psr_refusal is not None and "--bare-targets" in plain.psr_refusal

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from evalview.tui.partial_credit import (
 )
 from evalview.tui.run_screen import RunScreen
 from evalview.tui.session import open_session
+from helpers.one_episode_run import write_one_episode_run
 
 SMALL = Path("/work/shared/examples/closed-run-small")
 SIZE = (160, 50)
@@ -91,17 +91,7 @@ def test_run_tab_shows_psr_beside_sr_and_episode_checkpoints() -> None:
 
 
 def test_run_that_must_be_refused_shows_why(tmp_path: Path) -> None:
-    root = tmp_path / "run"
-    root.mkdir()
-    manifest = {"run_id": "r", "policy": {"name": "p"}, "protocol": {"episode_ids": ["a/seed1"]}}
-    (root / "manifest.json").write_text(json.dumps(manifest))
-    record = {
-        "episode": {"id": "a/seed1", "task": "a", "seed": 1},
-        "status": "completed",
-        "success": False,
-        "metrics": {"success": False, "message": "Logs = 3"},
-    }
-    (root / "episodes.jsonl").write_text(json.dumps(record) + "\n")
+    root = write_one_episode_run(tmp_path / "run", "Logs = 3")
     session = open_session(root)
 
     async def main() -> None:
