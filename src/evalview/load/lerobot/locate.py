@@ -1,0 +1,162 @@
+"""Where each value of a JSON document sits: JSON path → line, for findings that point at a line.
+
+orjson and the json module give values, not positions, so one pass of a small tokenizer records,
+for every object and array, the byte offset of each member; a line is then one binary search in
+the offsets of the newlines. lerobot-eval writes with `indent=2`, one list element per line, so
+the line of a success is the line of that episode. The pass is linear and allocation-light: the
+20,000-episode bench file is located in well under the check's budget (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+#: A JSON path: keys and list indexes from the document root.
+Path = tuple[str | int, ...]
+
+# A string (escapes included), one structural character, or a bare literal (number, true, NaN, …).
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+class Locator:
+    """Byte offsets of members, by container path; `line(path)` is 1-based, None when unknown.
+
+    An array of plain scalars (no string, object or array inside, like `successes`) is not
+    tokenized in Python: its span is kept and its elements are found with numpy when asked for.
+    """
+
+    def __init__(self, raw: bytes, first_line: int = 1) -> None:
+        import numpy as np
+
+        self._raw = raw
+        self._bytes = np.frombuffer(raw, dtype=np.uint8)
+        self._newlines = np.flatnonzero(self._bytes == 10)
+        self._first_line = first_line
+        #: container path → list of member offsets, dict key → offset, or (start, end) of a
+        #: scalar array's brackets
+        self.members: dict[Path, Any] = {}
+        self._scan(raw)
+
+    def _scan(self, raw: bytes) -> None:
+        # Each frame: [path, members (list of offsets, or dict key → offset), expecting_key, key]
+        stack: list[list[Any]] = []
+        pos = 0
+        search = _TOKEN.search
+        while (m := search(raw, pos)) is not None:
+            pos = m.end()
+            tok = m.group()
+            c = tok[:1]
+            if c in b",:":
+                if c == b"," and stack and isinstance(stack[-1][1], dict):
+                    stack[-1][2] = True
+                continue
+            if c in b"}]":
+                if stack:
+                    stack.pop()
+                continue
+            top = stack[-1] if stack else None
+            if top is not None and top[2]:  # an object key
+                try:
+                    key = orjson.loads(tok)
+                except orjson.JSONDecodeError:
+                    key = tok.decode("utf-8", "replace")
+                top[3] = key
+                top[2] = False
+                continue
+            # A value starts here: record its offset in its container.
+            if top is None:
+                path: Path = ()
+            elif isinstance(top[1], dict):
+                top[1][top[3]] = m.start()
+                path = (*top[0], top[3])
+            else:
+                path = (*top[0], len(top[1]))
+                top[1].append(m.start())
+            if c == b"{":
+                frame: list[Any] = [path, {}, True, None]
+                self.members[path] = frame[1]
+                stack.append(frame)
+            elif c == b"[":
+                close = raw.find(b"]", pos)
+                if close >= 0 and not any(
+                    raw.find(ch, pos, close) >= 0 for ch in (b"[", b"{", b'"')
+                ):
+                    self.members[path] = (m.start(), close)
+                    pos = close + 1
+                    continue
+                frame = [path, [], False, None]
+                self.members[path] = frame[1]
+                stack.append(frame)
+
+    def _scalar_offsets(self, span: tuple[int, int]) -> list[int]:
+        """Offsets of the elements of a scalar array whose brackets are at `span`."""
+        import numpy as np
+
+        start, end = span
+        inner = self._bytes[start + 1 : end]
+        blank = (inner == 32) | (inner == 10) | (inner == 13) | (inner == 9) | (inner == 44)
+        first = ~blank & np.concatenate(([True], blank[:-1])) if inner.size else blank
+        offsets: list[int] = (np.flatnonzero(first) + start + 1).tolist()
+        return offsets
+
+    def _list_members(self, path: Path) -> list[int] | dict[str, int] | None:
+        members = self.members.get(path)
+        if isinstance(members, tuple):
+            members = self._scalar_offsets(members)
+            self.members[path] = members
+        return members
+
+    def line_of_offset(self, offset: int) -> int:
+        import numpy as np
+
+        return int(np.searchsorted(self._newlines, offset, side="left")) + self._first_line
+
+    def offset(self, path: Path) -> int | None:
+        if not path:
+            return 0
+        members = self._list_members(path[:-1])
+        if members is None:
+            return None
+        last = path[-1]
+        if isinstance(members, dict):
+            return members.get(last) if isinstance(last, str) else None
+        if isinstance(last, int) and 0 <= last < len(members):
+            return int(members[last])
+        return None
+
+    def line(self, path: Path) -> int | None:
+        """Line of the value at `path`; else of its nearest located ancestor."""
+        for cut in range(len(path), -1, -1):
+            off = self.offset(path[:cut])
+            if off is not None:
+                return self.line_of_offset(off)
+        return None
+
+    def element_lines(self, path: Path) -> list[int]:
+        """Lines of every element of the list at `path` (empty when it is not a located list)."""
+        import numpy as np
+
+        members = self._list_members(path)
+        if not isinstance(members, list):
+            return []
+        offs = np.asarray(members, dtype=np.int64)
+        lines: list[int] = (
+            np.searchsorted(self._newlines, offs, side="left") + self._first_line
+        ).tolist()
+        return lines
+
+
+def show_path(path: Path) -> str:
+    """`per_task[3].metrics.successes[7]`: the path as a user would type it in jq or Python."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part):
+            out += f".{part}" if out else part
+        else:
+            out += f"[{orjson.dumps(part).decode()}]"
+    return out or "(document)"

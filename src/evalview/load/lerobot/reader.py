@@ -1,0 +1,229 @@
+"""LeRobot `eval_info.json` → `Run`s: detected by content, audited while read (EV7xx).
+
+A file is one lerobot-eval document (single environment or multi-task), or an object whose values
+are such documents: a set of named reads (`{"eval_results_400": {...}, "eval_results_800": {...}}`),
+one `Run` per key in file order, the key as its `run_id`. Other keys of that object (a user's
+`run_config`) are EV709 info findings, never a refusal.
+
+lerobot-eval writes with Python's json module, so an empty group's mean is the bare token `NaN`.
+Strict JSON forbids it; such a file is parsed by the stdlib (duplicate keys still refused) and the
+audit accepts NaN only in the aggregates it recomputes (EV708), never in per-episode data.
+
+Bounds (refused beyond, before any episode is read): 128 MiB per file, 200,000 episodes per file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from evalview.findings import Finding
+from evalview.load.bounds import MAX_BYTES
+from evalview.load.errors import InputError
+from evalview.load.lerobot import rules as R
+from evalview.load.lerobot.locate import Locator
+from evalview.load.lerobot.parse import LeRobotRead, layout_of, read_document
+from evalview.load.safe_json import DuplicateKeyError, parse_strict
+from evalview.model.run import COMPLETED, INVALID, EpisodeTable, Identity, Protocol, Run
+
+#: Episodes per file (all reads together) evalview reads from a LeRobot file.
+MAX_LEROBOT_EPISODES = 200_000
+#: Bytes per LeRobot file (the closed-run bound).
+MAX_LEROBOT_BYTES = MAX_BYTES
+
+_MARKERS = (b'"per_task"', b'"per_episode"')
+
+
+def looks_like_lerobot(raw: bytes) -> bool:
+    """Cheap content test: lerobot-eval's top-level list keys appear in the file."""
+    return any(m in raw for m in _MARKERS)
+
+
+def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise DuplicateKeyError(key)
+        seen[key] = value
+    return seen
+
+
+def parse_lerobot_json(path: Path, raw: bytes) -> Any:
+    """The document; NaN/Infinity tokens allowed (as Python writes them), duplicate keys refused."""
+    value, problem = parse_strict(raw)
+    if problem is None:
+        return value
+    if problem.kind == "duplicate-key":
+        raise InputError(
+            f"{path}:{problem.line}: {problem.detail}; JSON readers disagree on which value wins, "
+            "so the file is refused. Keep one value per key."
+        )
+    if problem.kind != "nonfinite-number":
+        where = f":{problem.line}" if problem.line else ""
+        raise InputError(f"{path}{where}: not valid JSON ({problem.detail}). Re-run lerobot-eval.")
+    try:
+        return json.loads(raw.decode("utf-8"), object_pairs_hook=_pairs_no_duplicates)
+    except DuplicateKeyError as exc:
+        raise InputError(
+            f"{path}: the key {exc.key!r} appears twice in one object; the file is refused. "
+            "Keep one value per key."
+        ) from exc
+    except ValueError as exc:
+        raise InputError(f"{path}: not valid JSON ({exc}). Re-run lerobot-eval.") from exc
+
+
+def documents_of(value: Any) -> list[tuple[str | None, dict[str, Any]]] | None:
+    """The reads of a parsed file: [(None, doc)] or [(key, doc), ...]; None: not LeRobot."""
+    if layout_of(value) is not None:
+        return [(None, value)]
+    if isinstance(value, dict):
+        reads = [(k, v) for k, v in value.items() if layout_of(v) is not None]
+        return reads or None
+    return None
+
+
+def _episode_count(doc: dict[str, Any]) -> int:
+    if isinstance(eps := doc.get("per_episode"), list):
+        return len(eps)
+    total = 0
+    for entry in doc.get("per_task") or []:
+        metrics = entry.get("metrics") if isinstance(entry, dict) else None
+        if isinstance(metrics, dict) and isinstance(s := metrics.get("successes"), list):
+            total += len(s)
+    return total
+
+
+def load_lerobot_reads(path: Path, raw: bytes) -> list[tuple[str | None, Run]] | None:
+    """Every read of a LeRobot file as (key, Run); None when the file is not LeRobot's."""
+    if not looks_like_lerobot(raw):
+        return None
+    if len(raw) > MAX_LEROBOT_BYTES:
+        raise InputError(
+            f"{path}: {len(raw) / 2**20:.1f} MiB is over the 128 MiB bound for a LeRobot file. "
+            "Split the reads into several files."
+        )
+    value = parse_lerobot_json(path, raw)
+    docs = documents_of(value)
+    if docs is None:
+        return None
+    episodes = sum(_episode_count(d) for _k, d in docs)
+    if episodes > MAX_LEROBOT_EPISODES:
+        raise InputError(
+            f"{path}: {episodes:,} episodes, over the bound of {MAX_LEROBOT_EPISODES:,} per "
+            "LeRobot file. Split the reads into several files."
+        )
+    loc = Locator(raw)
+    file = path.name
+    shared: list[Finding] = []
+    if len(docs) > 1 or docs[0][0] is not None:
+        assert isinstance(value, dict)
+        keys = {k for k, _d in docs}
+        for k in value:
+            if k not in keys:
+                shared.append(
+                    R.UNKNOWN_KEY(
+                        f"{k}: not a lerobot-eval read (a key of your own); kept, not read.",
+                        file=file, line=loc.line((k,)),
+                    )
+                )
+    runs = []
+    for key, doc in docs:
+        read = read_document(doc, loc, prefix=() if key is None else (key,), file=file)
+        run = run_of(path, key, read, bytes_read=len(raw))
+        run.reading_findings = [*shared, *read.findings]
+        runs.append((key, run))
+    return runs
+
+
+def run_of(path: Path, key: str | None, read: LeRobotRead, *, bytes_read: int) -> Run:
+    """The `Run` of one read: one row per episode, task `GROUP/ID`, id `GROUP/ID/ep<ix>`."""
+    table, sums, maxes = _table(path.name, read)
+    layout = "single environment" if read.layout == "single-env" else "multi-task"
+    keys = "newer keys (n_success, pc_success_ci95)" if read.newer_keys else "older keys"
+    reported = {}
+    if read.recorded_pc_success is not None and math.isfinite(read.recorded_pc_success):
+        reported["pc_success"] = float(read.recorded_pc_success)
+    return Run(
+        path=path,
+        kind="lerobot",
+        identity=Identity(run_id=key if key is not None else path.stem),
+        protocol=Protocol(),
+        schedule=tuple(table.ids[table.in_schedule].tolist()),
+        episodes=table,
+        documents={},
+        records=[],
+        bytes_read=bytes_read,
+        source_format=f"LeRobot lerobot-eval eval_info.json ({layout}, {keys})",
+        records_errors=False,
+        views={g: tuple(names) for g, names in read.groups.items()}
+        if read.layout == "multi-task"
+        else {},
+        columns={"sum_reward": sums, "max_reward": maxes},
+        reported=reported,
+    )
+
+
+def _table(file: str, read: LeRobotRead) -> tuple[EpisodeTable, Any, Any]:
+    """The episode table built column by column (20,000 rows without a dict per row)."""
+    import numpy as np
+
+    n = sum(t.n for t in read.tasks)
+    ids: list[str] = []
+    tasks: list[str] = []
+    seeds: list[int] = []
+    success: list[int] = []
+    lines: list[int] = []
+    sums: list[float] = []
+    maxes: list[float] = []
+    for t in read.tasks:
+        ids.extend(f"{t.name}/ep{ix}" for ix in t.episode_ix)
+        tasks.extend([t.name] * t.n)
+        seeds.extend(-1 if s is None else s for s in t.seeds)
+        success.extend(t.successes)
+        lines.extend(t.lines)
+        sums.extend(t.sum_rewards)
+        maxes.extend(t.max_rewards)
+
+    def obj(values: list[Any] | None) -> Any:
+        arr = np.empty(n, dtype=object)
+        arr[:] = values if values is not None else None
+        return arr
+
+    succ = np.asarray(success, dtype=np.int8)
+    status = np.where(succ >= 0, COMPLETED, INVALID).astype(object)
+    # A duplicate episode_ix (EV705) gives two rows one id: only the first is in the schedule.
+    _uniq, first = np.unique(np.asarray(ids, dtype=object), return_index=True)
+    in_schedule = np.zeros(n, dtype=np.bool_)
+    in_schedule[first] = True
+    table = EpisodeTable(
+        ids=obj(ids),
+        task=obj(tasks),
+        seed=np.asarray(seeds, dtype=np.int64),
+        status=status,
+        success=succ,
+        error_category=obj(None),
+        error_type=obj(None),
+        termination_reason=obj(None),
+        score=np.full(n, np.nan),
+        message=obj(None),
+        in_schedule=in_schedule,
+        file=obj([file] * n),
+        line=np.asarray(lines, dtype=np.int64),
+        record_index=np.full(n, -1, dtype=np.int64),
+    )
+    return table, np.asarray(sums, dtype=np.float64), np.asarray(maxes, dtype=np.float64)
+
+
+def load_lerobot(path: Path, raw: bytes) -> Run | None:
+    """The one read of a LeRobot file (for `load_run`); several reads need a choice (InputError)."""
+    reads = load_lerobot_reads(path, raw)
+    if reads is None:
+        return None
+    if len(reads) > 1:
+        names = ", ".join(str(k) for k, _r in reads)
+        raise InputError(
+            f"{path}: holds {len(reads)} named reads ({names}); say which one with --read KEY."
+        )
+    return reads[0][1]
