@@ -365,7 +365,8 @@ def _multi_task(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
         seen[task.name] = i
         metrics = entry.get("metrics")
         if not isinstance(metrics, dict):
-            r.at(R.STRUCTURE, (*path, "metrics"), "metrics is not an object.")
+            what = "missing" if metrics is None else "not an object"
+            r.at(R.STRUCTURE, (*path, "metrics"), f"metrics is {what}: no episode read.")
             tasks.append(task)
             continue
         r.unknown_keys(metrics, _METRICS_KEYS, (*path, "metrics"))
