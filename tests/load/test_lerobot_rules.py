@@ -108,9 +108,9 @@ CASES: dict[str, tuple[str, Edit, str, str]] = {
     "EV709": (MULTI, _set("overall.notes", "mine"), "overall.notes", '"notes"'),
     "EV710": (MULTI, _dup_task, "per_task[4]", "{"),
     "EV711": (MULTI, _del("per_group.suite_b"), "per_group", '"per_group"'),
-    "EV712": (MULTI, lambda d: d, "(document)", "{"),
+    "EV712": (MULTI, lambda d: d, "lerobot-eval records no", "{"),
     "EV713": (MULTI, _empty_group, "per_task[2]", "{"),
-    "EV714": (MULTI, lambda d: d, "(document)", "{"),
+    "EV714": (MULTI, lambda d: d, "8 video path(s)", "{"),
 }
 
 

@@ -9,7 +9,7 @@ from evalview.load.closed_run import load_closed_run
 from evalview.load.errors import InputError
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
-__all__ = ["FILE_LOADERS", "InputError", "load_run"]
+__all__ = ["FILE_LOADERS", "InputError", "load_named_run", "load_run", "load_runs"]
 
 #: Loaders for single-file inputs (results JSON). Each returns a Run, or None when the file is not
 #: its format, or raises InputError. Later modules append to this list.
@@ -50,6 +50,10 @@ def load_run(
     except OSError as exc:
         raise InputError(f"{p}: cannot be read ({exc.strerror}).") from exc
     import evalview.report.reopen  # noqa: F401  (registers the exported result.json loader)
+    from evalview.load.lerobot import load_lerobot
+
+    if load_lerobot not in FILE_LOADERS:
+        FILE_LOADERS.append(load_lerobot)
 
     for loader in FILE_LOADERS:
         run = loader(p, raw)
@@ -74,6 +78,40 @@ def _why_not_a_run(raw: bytes) -> str:
         where = f" at line {problem.line}" if has_line else ""
         return f"not strict JSON ({problem.detail}{where}), so not a results JSON."
     return "valid JSON, but neither a closed run nor an evalview result.json."
+
+
+def load_runs(path: str | Path) -> list[tuple[str | None, Run]]:
+    """Every read at `path` as (name, Run): several for a LeRobot file of named reads, else one
+    with name None. Raises InputError like `load_run`."""
+    p = Path(path)
+    if p.is_file():
+        from evalview.load.lerobot import load_lerobot_reads
+
+        try:
+            raw = p.read_bytes()
+        except OSError as exc:
+            raise InputError(f"{p}: cannot be read ({exc.strerror}).") from exc
+        reads = load_lerobot_reads(p, raw)
+        if reads is not None:
+            return reads
+    return [(None, load_run(p))]
+
+
+def load_named_run(path: str | Path, name: str | None) -> Run:
+    """The read called `name` (`--read KEY`) of a file of named reads; the only read when None."""
+    reads = load_runs(path)
+    if name is None:
+        if len(reads) > 1:
+            names = ", ".join(str(k) for k, _r in reads)
+            raise InputError(
+                f"{path}: holds {len(reads)} named reads ({names}); say which one with --read KEY."
+            )
+        return reads[0][1]
+    for key, run in reads:
+        if key == name:
+            return run
+    names = ", ".join(str(k) for k, _r in reads)
+    raise InputError(f"{path}: no read named {name!r} (it holds: {names}).")
 
 
 def os_exists(p: Path) -> bool:

@@ -135,8 +135,8 @@ def single_env_info(rng: random.Random) -> dict[str, Any]:
     """A PushT-like single-environment read: continuous rewards, seeds, newer keys."""
     episodes = []
     for i in range(EPISODES):
-        coverage = min(1.0, max(0.0, rng.betavariate(4, 2)))
-        success = coverage > 0.95
+        coverage = min(1.0, max(0.0, rng.betavariate(5, 1.6)))
+        success = coverage > 0.8
         steps = rng.randint(80, 300)
         episodes.append({"episode_ix": i, "sum_reward": coverage * steps * 0.4,
                          "max_reward": coverage, "success": success, "seed": START_SEED + i})

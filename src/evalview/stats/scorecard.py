@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from evalview.compare.reads import ReadFacts
 
 APPENDIX_VIEW = "(appendix view)"
+#: The label of a view over one of the read's own task groups (a LeRobot suite).
+GROUP_VIEW = "(group view)"
 DEVELOPMENT = "[development seeds]"
 NOT_PUBLISHABLE = "not a publishable read"
 OFF_PROTOCOL = "OFF-PROTOCOL"
@@ -151,6 +153,8 @@ class Scorecard:
     off_protocol: tuple[str, ...] = ()
     #: scored against a benchmark declaration (its cases, not only the run's schedule)
     declared: bool = False
+    #: what the input format can and cannot say, and its own headline (LeRobot); None: closed run
+    source: dict[str, Any] | None = None
 
     @property
     def coverage(self) -> dict[str, str]:
@@ -204,7 +208,7 @@ class Scorecard:
             "audit_errors": [f.to_json() for f in self.audit_errors],
             "off_protocol": list(self.off_protocol),
             "coverage": self.coverage,
-        }
+        } | ({} if self.source is None else {"source": self.source})
 
 
 def score_run(
@@ -277,12 +281,18 @@ def score_run(
             )
         )
 
-    if view is not None:
+    group_view = view is not None and benchmark is None and view in run.views
+    if group_view:
+        assert view is not None
+        tasks = tuple(run.views[view])
+        cases = _take(cases, np.isin(cases.task, np.asarray(tasks, dtype=object)))
+    elif view is not None:
         if benchmark is None:
             refusals.append(
                 Refusal(
                     "view-unknown",
-                    f"--view {view} needs --benchmark FILE: subsets are declared by the benchmark.",
+                    f"--view {view} needs --benchmark FILE: subsets are declared by the benchmark"
+                    + (f" (this read's own groups: {', '.join(run.views)})." if run.views else "."),
                 )
             )
         elif view not in benchmark.subsets:
@@ -334,7 +344,9 @@ def score_run(
         )
 
     # Labels a reader must see beside the numbers.
-    if view is not None and not any(r.code == "view-unknown" for r in refusals):
+    if group_view:
+        labels.append(f"{GROUP_VIEW} {view}")
+    elif view is not None and not any(r.code == "view-unknown" for r in refusals):
         labels.append(APPENDIX_VIEW)
     if seed_set == "development":
         labels.append(DEVELOPMENT)
@@ -354,7 +366,8 @@ def score_run(
 
     task_rows = _task_scores(cases, tasks, missing)
     with_cases = [t for t in task_rows if t.selected > 0]
-    name = view if view is not None and labels[:1] == [APPENDIX_VIEW] else f"all-{len(tasks)}"
+    in_view = labels[:1] == [APPENDIX_VIEW] or group_view
+    name = view if view is not None and in_view else f"all-{len(tasks)}"
     if with_cases and len(with_cases) == len(task_rows):
         value = all_tasks_mean([t.successes for t in task_rows], [t.selected for t in task_rows])
         boot = None
@@ -384,7 +397,7 @@ def score_run(
         termination_reasons=termination_counts(cases),
         errored=errored,
         seed_set=seed_set,
-        view=view if APPENDIX_VIEW in labels else None,
+        view=view if APPENDIX_VIEW in labels or group_view else None,
         missing_cases=missing,
         graded=None if metric is None else graded_metric(run, cases, tuple(tasks), metric),
         labels=tuple(labels),
@@ -393,7 +406,34 @@ def score_run(
         audit_errors=audit_errors if allow_errors else (),
         off_protocol=off_protocol,
         declared=benchmark is not None,
+        source=_source(run, denominators, task_rows) if run.source_format else None,
     )
+
+
+def _source(run: Run, d: Any, task_rows: list[TaskScore]) -> dict[str, Any]:
+    """What the input format can honestly say, and its own pooled headline next to all-T."""
+    sizes = sorted({t.selected for t in task_rows})
+    recorded = run.reported.get("pc_success")
+    if len(sizes) <= 1:
+        why = (
+            "every task has the same number of episodes, so the pooled rate and the all-T "
+            "mean are the same number"
+        )
+    else:
+        why = (
+            f"tasks have {sizes[0]} to {sizes[-1]} episodes: the pooled rate weighs each "
+            "episode the same (large tasks count more), the all-T mean weighs each task the same"
+        )
+    return {
+        "format": run.source_format,
+        "records_errors": run.records_errors,
+        "note": "the format records no errored or unattempted episode: every denominator is "
+        "the episodes recorded" if not run.records_errors else None,
+        "reported_pc_success": None if recorded is None else recorded / 100,
+        "pooled_rate": d.successes / d.selected if d.selected else None,
+        "pooled_vs_all_tasks": why,
+        "groups": {g: list(t) for g, t in run.views.items()},
+    }
 
 
 def _declared_seed_set(facts: ReadFacts) -> SeedSet | None:

@@ -150,7 +150,7 @@ class Locator:
 
 
 def show_path(path: Path) -> str:
-    """`per_task[3].metrics.successes[7]`: the path as a user would type it in jq or Python."""
+    """`per_task[3].metrics.successes[7]`, as a user would type it in jq; "" for the root."""
     out = ""
     for part in path:
         if isinstance(part, int):
@@ -159,4 +159,4 @@ def show_path(path: Path) -> str:
             out += f".{part}" if out else part
         else:
             out += f"[{orjson.dumps(part).decode()}]"
-    return out or "(document)"
+    return out

@@ -121,9 +121,10 @@ class _Reader:
 
     def at(self, rule: Rule, path: Path, message: str, episode_id: str | None = None) -> None:
         full = (*self.prefix, *path)
+        where = show_path(full)
         self.findings.append(
             rule(
-                f"{show_path(full)}: {message}",
+                f"{where}: {message}" if where else message,
                 file=self.file,
                 line=self.loc.line(full),
                 episode_id=episode_id,
