@@ -228,3 +228,27 @@ def test_compact_json_still_points_at_a_line(tmp_path: Path) -> None:
     assert reads is not None
     hit = next(f for f in reads[0][1].reading_findings if f.code == "EV703")
     assert hit.line == 1 and hit.episode_id == "suite_b/0/ep4"
+
+
+def test_the_readers_wilson_is_the_reporting_rules_wilson() -> None:
+    from evalview.load.lerobot.parse import wilson_interval as reader_wilson
+    from evalview.stats.intervals import wilson_interval
+
+    for n in (1, 2, 7, 50, 500):
+        for k in range(n + 1):
+            assert reader_wilson(k, n) == pytest.approx(wilson_interval(k, n), abs=1e-15)
+
+
+def test_reading_a_lerobot_file_imports_neither_numpy_nor_textual(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = write(tmp_path / "eval_info.json", multi_task_doc())
+    code = (
+        "import sys; from pathlib import Path; from evalview.audit import audit; "
+        "from evalview.load import load_run; "
+        f"r = load_run(Path({str(path)!r})); audit(r); "
+        "print(sorted(m for m in ('numpy', 'textual') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -10,6 +10,7 @@ the line of a success is the line of that episode. The pass is linear and alloca
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Any
 
 import orjson
@@ -19,21 +20,22 @@ Path = tuple[str | int, ...]
 
 # A string (escapes included), one structural character, or a bare literal (number, true, NaN, …).
 _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+_NEWLINE = re.compile(rb"\n")
+#: One element of an array of plain scalars (numbers, true, false, null, NaN).
+_SCALAR = re.compile(rb"[^\s,]+")
 
 
 class Locator:
     """Byte offsets of members, by container path; `line(path)` is 1-based, None when unknown.
 
     An array of plain scalars (no string, object or array inside, like `successes`) is not
-    tokenized in Python: its span is kept and its elements are found with numpy when asked for.
+    tokenized member by member: its span is kept and its elements are found when asked for.
+    Pure Python (no numpy), so `evalview check` on a LeRobot file never imports numpy.
     """
 
     def __init__(self, raw: bytes, first_line: int = 1) -> None:
-        import numpy as np
-
         self._raw = raw
-        self._bytes = np.frombuffer(raw, dtype=np.uint8)
-        self._newlines = np.flatnonzero(self._bytes == 10)
+        self._newlines = [m.start() for m in _NEWLINE.finditer(raw)]
         self._first_line = first_line
         #: container path → list of member offsets, dict key → offset, or (start, end) of a
         #: scalar array's brackets
@@ -91,28 +93,16 @@ class Locator:
                 self.members[path] = frame[1]
                 stack.append(frame)
 
-    def _scalar_offsets(self, span: tuple[int, int]) -> list[int]:
-        """Offsets of the elements of a scalar array whose brackets are at `span`."""
-        import numpy as np
-
-        start, end = span
-        inner = self._bytes[start + 1 : end]
-        blank = (inner == 32) | (inner == 10) | (inner == 13) | (inner == 9) | (inner == 44)
-        first = ~blank & np.concatenate(([True], blank[:-1])) if inner.size else blank
-        offsets: list[int] = (np.flatnonzero(first) + start + 1).tolist()
-        return offsets
-
     def _list_members(self, path: Path) -> list[int] | dict[str, int] | None:
         members = self.members.get(path)
         if isinstance(members, tuple):
-            members = self._scalar_offsets(members)
+            start, end = members
+            members = [m.start() for m in _SCALAR.finditer(self._raw, start + 1, end)]
             self.members[path] = members
         return members
 
     def line_of_offset(self, offset: int) -> int:
-        import numpy as np
-
-        return int(np.searchsorted(self._newlines, offset, side="left")) + self._first_line
+        return bisect_left(self._newlines, offset) + self._first_line
 
     def offset(self, path: Path) -> int | None:
         if not path:
@@ -137,16 +127,11 @@ class Locator:
 
     def element_lines(self, path: Path) -> list[int]:
         """Lines of every element of the list at `path` (empty when it is not a located list)."""
-        import numpy as np
-
         members = self._list_members(path)
         if not isinstance(members, list):
             return []
-        offs = np.asarray(members, dtype=np.int64)
-        lines: list[int] = (
-            np.searchsorted(self._newlines, offs, side="left") + self._first_line
-        ).tolist()
-        return lines
+        newlines, first = self._newlines, self._first_line
+        return [bisect_left(newlines, off) + first for off in members]
 
 
 def show_path(path: Path) -> str:

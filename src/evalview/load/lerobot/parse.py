@@ -18,7 +18,6 @@ from evalview.audit.registry import Rule
 from evalview.findings import Finding
 from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator, Path, show_path
-from evalview.stats.intervals import wilson_interval
 
 Layout = Literal["single-env", "multi-task"]
 
@@ -61,6 +60,17 @@ def layout_of(value: Any) -> Layout | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class TaskStats:
+    """One task's totals: episodes, successes, whether every success is a boolean, reward sums."""
+
+    n: int
+    k: int
+    valid: bool
+    reward_sums: tuple[float, float]
+    reward_counts: tuple[int, int]
+
+
 @dataclass
 class TaskRecord:
     """One task's episodes as recorded. success is 1, 0 or -1 (not a boolean: EV703)."""
@@ -74,10 +84,25 @@ class TaskRecord:
     seeds: list[int | None] = field(default_factory=list)
     episode_ix: list[int] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
+    _stats: TaskStats | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
         return f"{self.group}/{self.task_id}"
+
+    def stats(self) -> TaskStats:
+        """Counts and reward sums, computed once: every level's aggregate is built from them."""
+        if self._stats is None:
+            sums = [x for x in self.sum_rewards if not math.isnan(x)]
+            maxes = [x for x in self.max_rewards if not math.isnan(x)]
+            self._stats = TaskStats(
+                n=len(self.successes),
+                k=self.successes.count(1),
+                valid=-1 not in self.successes,
+                reward_sums=(math.fsum(sums), math.fsum(maxes)),
+                reward_counts=(len(sums), len(maxes)),
+            )
+        return self._stats
 
     @property
     def n(self) -> int:
@@ -96,6 +121,20 @@ class LeRobotRead:
     newer_keys: bool
     video_paths: int
     findings: list[Finding]
+
+
+#: The reporting rules' z (evalview.stats.intervals.Z95).
+_Z95 = 1.959964
+
+
+def wilson_interval(k: int, n: int) -> tuple[float, float]:
+    """Wilson 95 %, as `evalview.stats.intervals.wilson_interval` computes it (a test checks they
+    agree). Here so that reading a LeRobot file imports neither numpy nor the stats package."""
+    p, z2 = k / n, _Z95 * _Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = _Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    lo, hi = max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if k == 0 else lo), (1.0 if k == n else hi)
 
 
 def _is_number(x: Any) -> bool:
@@ -152,18 +191,17 @@ class _Reader:
 
     def successes_of(self, values: list[Any], path: Path, task: str) -> list[int]:
         """A whole successes list: the fast path when every element is a boolean."""
-        if all(type(v) is bool for v in values):
-            return [int(v) for v in values]
+        if set(map(type, values)) <= {bool}:
+            return list(map(int, values))
         return [
             self.success_of(v, (*path, j), f"{task}/ep{j}") for j, v in enumerate(values)
         ]
 
     def rewards_of(self, values: list[Any], n: int, path: Path, task: str) -> list[float]:
         """A whole rewards list, padded with NaN to the episode count (EV702 said why)."""
-        if all(type(v) is float or type(v) is int for v in values):
-            out = [float(v) for v in values]
-            if all(math.isfinite(v) for v in out):
-                return out[:n] + [math.nan] * (n - len(out))
+        if set(map(type, values)) <= {float, int} and math.isfinite(math.fsum(values)):
+            out = list(map(float, values))
+            return out[:n] + [math.nan] * (n - len(out))
         what = str(path[-1])[:-1]
         out = [
             self.reward_of(v, (*path, j), f"{task}/ep{j}", what)
@@ -175,19 +213,19 @@ class _Reader:
 
     def aggregates(self, obj: dict[str, Any], path: Path, tasks: list[TaskRecord]) -> None:
         """Recompute every aggregate key present in `obj` from `tasks` and compare."""
-        succ = [s for t in tasks for s in t.successes]
-        n = len(succ)
-        valid_success = all(s >= 0 for s in succ)
-        k = sum(s for s in succ if s > 0)
+        stats = [t.stats() for t in tasks]
+        n = sum(st.n for st in stats)
+        k = sum(st.k for st in stats)
         expected: dict[str, Any] = {"n_episodes": n}
-        if valid_success:
+        if all(st.valid for st in stats):
             expected["n_success"] = k
             expected["pc_success"] = 100.0 * k / n if n else math.nan
             lo, hi = wilson_interval(k, n) if n else (math.nan, math.nan)
             expected["pc_success_ci95"] = [100.0 * lo, 100.0 * hi]
-        for key, values in (("avg_sum_reward", "sum_rewards"), ("avg_max_reward", "max_rewards")):
-            xs = [x for t in tasks for x in getattr(t, values) if not math.isnan(x)]
-            expected[key] = math.fsum(xs) / len(xs) if xs else math.nan
+        for key, i in (("avg_sum_reward", 0), ("avg_max_reward", 1)):
+            total = math.fsum(st.reward_sums[i] for st in stats)
+            count = sum(st.reward_counts[i] for st in stats)
+            expected[key] = total / count if count else math.nan
         for key, want in expected.items():
             if key in obj:
                 self.compare(obj[key], want, (*path, key), n)

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from evalview.findings import Finding
 from evalview.load.bounds import MAX_BYTES
@@ -138,20 +140,26 @@ def load_lerobot_reads(path: Path, raw: bytes) -> list[tuple[str | None, Run]] |
 
 
 def run_of(path: Path, key: str | None, read: LeRobotRead, *, bytes_read: int) -> Run:
-    """The `Run` of one read: one row per episode, task `GROUP/ID`, id `GROUP/ID/ep<ix>`."""
-    table, sums, maxes = _table(path.name, read)
+    """The `Run` of one read: one row per episode, task `GROUP/ID`, id `GROUP/ID/ep<ix>`.
+
+    The episode table (numpy) is built on first use: `evalview check` never needs it.
+    """
+    ids = [f"{t.name}/ep{ix}" for t in read.tasks for ix in t.episode_ix]
+    seen: set[str] = set()
+    # A duplicate episode_ix (EV705) gives two rows one id: only the first is in the schedule.
+    in_schedule = [not (i in seen or seen.add(i)) for i in ids]  # type: ignore[func-returns-value]
     layout = "single environment" if read.layout == "single-env" else "multi-task"
     keys = "newer keys (n_success, pc_success_ci95)" if read.newer_keys else "older keys"
     reported = {}
     if read.recorded_pc_success is not None and math.isfinite(read.recorded_pc_success):
         reported["pc_success"] = float(read.recorded_pc_success)
-    return Run(
+    return _LeRobotRun(
+        build=lambda: _table(path.name, read, ids, in_schedule),
         path=path,
         kind="lerobot",
         identity=Identity(run_id=key if key is not None else path.stem),
         protocol=Protocol(),
-        schedule=tuple(table.ids[table.in_schedule].tolist()),
-        episodes=table,
+        schedule=tuple(i for i, keep in zip(ids, in_schedule, strict=True) if keep),
         documents={},
         records=[],
         bytes_read=bytes_read,
@@ -160,17 +168,46 @@ def run_of(path: Path, key: str | None, read: LeRobotRead, *, bytes_read: int) -
         views={g: tuple(names) for g, names in read.groups.items()}
         if read.layout == "multi-task"
         else {},
-        columns={"sum_reward": sums, "max_reward": maxes},
         reported=reported,
     )
 
 
-def _table(file: str, read: LeRobotRead) -> tuple[EpisodeTable, Any, Any]:
+class _LeRobotRun(Run):
+    """A Run whose episode table and reward columns are built the first time they are read.
+    Without `build` (as `dataclasses.replace` calls it), a plain Run."""
+
+    def __init__(
+        self, *, build: Callable[[], tuple[EpisodeTable, dict[str, Any]]] | None = None,
+        **fields: Any,
+    ) -> None:
+        if build is None:
+            super().__init__(**fields)
+            return
+        super().__init__(episodes=cast(EpisodeTable, None), **fields)
+        del self.__dict__["episodes"]  # so the cached properties below answer
+        del self.__dict__["columns"]
+        self._build = build
+
+    @cached_property
+    def _built(self) -> tuple[EpisodeTable, dict[str, Any]]:
+        return self._build()
+
+    @cached_property
+    def episodes(self) -> EpisodeTable:  # type: ignore[override]
+        return self._built[0]
+
+    @cached_property
+    def columns(self) -> dict[str, Any]:  # type: ignore[override]
+        return self._built[1]
+
+
+def _table(
+    file: str, read: LeRobotRead, ids: list[str], in_schedule: list[bool]
+) -> tuple[EpisodeTable, dict[str, Any]]:
     """The episode table built column by column (20,000 rows without a dict per row)."""
     import numpy as np
 
-    n = sum(t.n for t in read.tasks)
-    ids: list[str] = []
+    n = len(ids)
     tasks: list[str] = []
     seeds: list[int] = []
     success: list[int] = []
@@ -178,9 +215,11 @@ def _table(file: str, read: LeRobotRead) -> tuple[EpisodeTable, Any, Any]:
     sums: list[float] = []
     maxes: list[float] = []
     for t in read.tasks:
-        ids.extend(f"{t.name}/ep{ix}" for ix in t.episode_ix)
         tasks.extend([t.name] * t.n)
-        seeds.extend(-1 if s is None else s for s in t.seeds)
+        if t.seeds.count(None) == len(t.seeds):
+            seeds.extend([-1] * len(t.seeds))
+        else:
+            seeds.extend(-1 if s is None else s for s in t.seeds)
         success.extend(t.successes)
         lines.extend(t.lines)
         sums.extend(t.sum_rewards)
@@ -192,28 +231,27 @@ def _table(file: str, read: LeRobotRead) -> tuple[EpisodeTable, Any, Any]:
         return arr
 
     succ = np.asarray(success, dtype=np.int8)
-    status = np.where(succ >= 0, COMPLETED, INVALID).astype(object)
-    # A duplicate episode_ix (EV705) gives two rows one id: only the first is in the schedule.
-    _uniq, first = np.unique(np.asarray(ids, dtype=object), return_index=True)
-    in_schedule = np.zeros(n, dtype=np.bool_)
-    in_schedule[first] = True
     table = EpisodeTable(
         ids=obj(ids),
         task=obj(tasks),
         seed=np.asarray(seeds, dtype=np.int64),
-        status=status,
+        status=np.where(succ >= 0, COMPLETED, INVALID).astype(object),
         success=succ,
         error_category=obj(None),
         error_type=obj(None),
         termination_reason=obj(None),
         score=np.full(n, np.nan),
         message=obj(None),
-        in_schedule=in_schedule,
+        in_schedule=np.asarray(in_schedule, dtype=np.bool_),
         file=obj([file] * n),
         line=np.asarray(lines, dtype=np.int64),
         record_index=np.full(n, -1, dtype=np.int64),
     )
-    return table, np.asarray(sums, dtype=np.float64), np.asarray(maxes, dtype=np.float64)
+    columns = {
+        "sum_reward": np.asarray(sums, dtype=np.float64),
+        "max_reward": np.asarray(maxes, dtype=np.float64),
+    }
+    return table, columns
 
 
 def load_lerobot(path: Path, raw: bytes) -> Run | None:
