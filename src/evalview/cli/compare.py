@@ -122,6 +122,41 @@ def _diff(t: PairedCounts) -> str:
     return "—" if t.difference is None else f"{100 * t.difference:+.1f}"
 
 
+def _interval(t: PairedCounts) -> str:
+    ci, unpaired = t.difference_interval(), t.unpaired_interval()
+    if ci is None or unpaired is None:
+        return "no pair"
+    lo, hi = ci.interval
+    ulo, uhi = unpaired.interval
+    return (
+        f"{100 * ci.difference:+.1f} pt, 95 % {100 * lo:+.1f} to {100 * hi:+.1f} pt (paired score "
+        f"interval, Newcombe 1998b); as independent reads {100 * ulo:+.1f} to {100 * uhi:+.1f} pt "
+        "(hybrid score, Newcombe 1998)"
+    )
+
+
+def _print_difference(c: Comparison) -> None:
+    """B − A with its interval, and the tasks too small to resolve their own gap."""
+    out = console()
+    out.print(f"[bold]B − A[/] ({escape(c.overall.task)}): {_interval(c.overall)}")
+    weak = [t for t in c.tasks if t.underpowered]
+    if weak and len(c.tasks) > 1:
+        shown = ", ".join(
+            f"{t.task} ({t.pairs} pairs, needs {_n(t.resolve_paired)})" for t in weak[:6]
+        )
+        more = f", … ({len(weak) - 6} more)" if len(weak) > 6 else ""
+        out.print(
+            f"[yellow]underpowered:[/] {len(weak)} of {len(c.tasks)} tasks cannot resolve their "
+            f"observed gap (the interval holds 0 and the gap needs more pairs at "
+            f"{pct(c.power, 0)} power): {escape(shown + more)}"
+        )
+    elif c.overall.underpowered:
+        out.print(
+            f"[yellow]underpowered:[/] {c.overall.pairs} pairs cannot resolve the observed gap; "
+            f"it needs {_n(c.overall.resolve_paired)} pairs at {pct(c.power, 0)} power"
+        )
+
+
 def show(c: Comparison) -> None:
     out = console()
     for side, facts in (("A", c.a), ("B", c.b)):
@@ -169,6 +204,7 @@ def show(c: Comparison) -> None:
     out.print(counts)
     out.print(tests)
     out.print(f"[bold]verdict[/] ({escape(c.overall.task)}): {escape(c.overall.verdict.text)}")
+    _print_difference(c)
     if len(c.tasks) > 1:
         for t in c.tasks:
             if t.verdict.code in ("a_better", "b_better"):
