@@ -15,7 +15,7 @@ from evalview.audit import RULES
 from evalview.findings import Severity
 from evalview.load.errors import InputError
 from evalview.load.lerobot import load_lerobot_reads
-from tests.helpers.lerobot_files import multi_task_doc, single_env_doc, write
+from helpers.lerobot_files import multi_task_doc, single_env_doc, write
 
 Edit = Callable[[dict[str, Any]], Any]
 

@@ -1,4 +1,4 @@
-"""LIBERO-style LeRobot `eval_info.json` samples (sample_runs/lerobot/), written as lerobot-eval does.
+"""LIBERO-style LeRobot `eval_info.json` samples (sample_runs/lerobot/), as lerobot-eval writes.
 
 The aggregates are computed the way `lerobot_eval.py` computes them (numpy `nanmean` of the floats,
 times 100 for percent, json.dump with indent=2), so they carry the same float noise
@@ -83,7 +83,7 @@ def multi_task_info(
         succ = [u < p for u in difficulty[(suite, tid)]]
         rewards = [1.0 if s else 0.0 for s in succ]
         videos = [f"{run_dir}/videos/{suite}_{tid}/eval_episode_{i}.mp4" for i in range(2)]
-        metrics = {"sum_rewards": rewards, "max_rewards": list(rewards), "successes": succ,
+        metrics: dict[str, list[Any]] = {"sum_rewards": rewards, "max_rewards": list(rewards), "successes": succ,
                    "video_paths": videos, "predicted_video_paths": []}
         entry: dict[str, Any] = {"task_group": suite, "task_id": tid, "metrics": metrics}
         if newer_keys:
@@ -141,7 +141,7 @@ def single_env_info(rng: random.Random) -> dict[str, Any]:
         episodes.append({"episode_ix": i, "sum_reward": coverage * steps * 0.4,
                          "max_reward": coverage, "success": success, "seed": START_SEED + i})
     eval_s = 512.25
-    succ = [e["success"] for e in episodes]
+    succ = [bool(e["success"]) for e in episodes]
     aggregated: dict[str, Any] = {
         "avg_sum_reward": _agg([e["sum_reward"] for e in episodes]),
         "avg_max_reward": _agg([e["max_reward"] for e in episodes]),

@@ -2,7 +2,6 @@
 LeRobot rules are made by the reader, `evalview.load.lerobot`)."""
 
 import evalview.load.lerobot.rules  # noqa: F401  (registers EV7xx)
-
 from evalview.audit.checks import (  # noqa: F401
     closure,
     episodes,
