@@ -8,6 +8,7 @@ import os
 import sys
 from itertools import groupby
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalview.cli.output import (
     EXIT_OK,
@@ -17,6 +18,10 @@ from evalview.cli.output import (
     fail_unreadable,
     finding_text,
 )
+
+if TYPE_CHECKING:
+    from evalview.findings import Finding
+    from evalview.model.run import Run
 
 HELP = "audit a closed run: is the record consistent, and what must a reader know?"
 DESCRIPTION = """\
@@ -47,18 +52,87 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--strict", action="store_true", help="warnings fail the check too (exit 1)"
     )
+    p.add_argument(
+        "--read",
+        metavar="KEY",
+        help="in a file of several named reads (LeRobot), check only the read under KEY",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.audit import RULES, audit
-    from evalview.findings import count_by_severity
-    from evalview.load import InputError, load_run
+    from evalview.load import InputError, load_named_run, load_run, load_runs
 
     try:
-        # short-lived, and the audit never reads the episode table: see load_closed_run
-        loaded = load_run(args.path, freeze=True, lazy_table=True)
+        if args.read is not None:
+            reads = [(args.read, load_named_run(args.path, args.read))]
+        elif Path(args.path).is_file():
+            reads = load_runs(args.path)
+        else:
+            # short-lived, and the audit never reads the episode table: see load_closed_run
+            reads = [(None, load_run(args.path, freeze=True, lazy_table=True))]
     except InputError as exc:
         return fail_unreadable(str(exc), as_json=args.json)
+    if len(reads) > 1:
+        return _check_reads(args, reads)
+    return _check_one(args, reads[0][1])
+
+
+def _check_reads(args: argparse.Namespace, reads: list[tuple[str | None, Run]]) -> int:
+    """A file of several named reads: each read checked; one document, one verdict."""
+    from evalview.audit import audit
+    from evalview.findings import count_by_severity
+
+    docs, total = [], {"error": 0, "warning": 0, "info": 0}
+    for name, loaded in reads:
+        findings = audit(loaded)
+        counts = count_by_severity(findings)
+        for k in total:
+            total[k] += counts[k]
+        docs.append((name, findings, counts))
+    failing = total["error"] + (total["warning"] if args.strict else 0)
+    ok = failing == 0
+    if args.json:
+        emit_json(
+            {
+                "path": str(Path(args.path)),
+                "ok": ok,
+                "strict": bool(args.strict),
+                "reads": [
+                    {"run_id": name, "findings": [f.to_json() for f in findings],
+                     "counts": counts}
+                    for name, findings, counts in docs
+                ],
+                "counts": total,
+            }
+        )
+        return _done(EXIT_OK if ok else EXIT_REFUSED)
+    out = console()
+    for name, findings, _counts in docs:
+        out.print(f"[bold reverse] read {name} [/]")
+        _print_findings(findings)
+    out.print(_verdict(f"{args.path} ({len(reads)} reads)", total, ok, args.strict))
+    return _done(EXIT_OK if ok else EXIT_REFUSED)
+
+
+def _print_findings(findings: list[Finding]) -> None:
+    from evalview.audit import RULES
+
+    out = console()
+    titles = {"error": "Errors", "warning": "Warnings", "info": "Info"}
+    styles = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
+    for severity, group in groupby(findings, key=lambda f: f.severity.value):
+        items = list(group)
+        out.print(f"[{styles[severity]}]{titles[severity]} ({len(items)})[/]")
+        for f in items:
+            name = RULES[f.code].name if f.code in RULES else ""
+            out.print(finding_text(f, styles[severity], name))
+        out.print()
+
+
+def _check_one(args: argparse.Namespace, loaded: Run) -> int:
+    from evalview.audit import audit
+    from evalview.findings import count_by_severity
+
     findings = audit(loaded)
     counts = count_by_severity(findings)
     failing = counts["error"] + (counts["warning"] if args.strict else 0)
@@ -76,15 +150,7 @@ def run(args: argparse.Namespace) -> int:
         return _done(EXIT_OK if ok else EXIT_REFUSED)
 
     out = console()  # text only: --json never imports rich
-    titles = {"error": "Errors", "warning": "Warnings", "info": "Info"}
-    styles = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
-    for severity, group in groupby(findings, key=lambda f: f.severity.value):
-        items = list(group)
-        out.print(f"[{styles[severity]}]{titles[severity]} ({len(items)})[/]")
-        for f in items:
-            name = RULES[f.code].name if f.code in RULES else ""
-            out.print(finding_text(f, styles[severity], name))
-        out.print()
+    _print_findings(findings)
     out.print(_verdict(str(args.path), counts, ok, args.strict))
     return _done(EXIT_OK if ok else EXIT_REFUSED)
 

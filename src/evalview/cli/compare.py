@@ -52,6 +52,8 @@ exit codes:
 examples:
   evalview compare runs/ckpt-1/ runs/ckpt-2/
   evalview compare runs/ckpt-1/ runs/ckpt-2/ --json | jq '.tasks[] | {task, mcnemar_p}'
+  evalview compare eval_20k/eval_info.json eval_40k/eval_info.json     # LeRobot: (task, episode)
+  evalview compare reads.json reads.json --read-a eval_results_400 --read-b eval_results_800
 """
 
 
@@ -59,6 +61,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A", help="the reference read (closed-run directory)")
     p.add_argument("b", metavar="B", help="the candidate read, same schedule")
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
+    p.add_argument(
+        "--read-a", metavar="KEY", help="A's named read, when A is a file of several (LeRobot)"
+    )
+    p.add_argument(
+        "--read-b", metavar="KEY", help="B's named read, when B is a file of several (LeRobot)"
+    )
     p.add_argument(
         "--allow-off-protocol",
         action="store_true",
@@ -78,16 +86,18 @@ def refuse(message: str, *, as_json: bool, command: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from evalview.compare.paired import compare_runs
     from evalview.compare.reads import Refused
-    from evalview.load import InputError, load_run
+    from evalview.load import InputError, load_named_run
 
     try:
-        a = load_run(args.a)
-        b = load_run(args.b)
+        a = load_named_run(args.a, args.read_a)
+        b = load_named_run(args.b, args.read_b)
     except InputError as exc:
         return fail_unreadable(str(exc), as_json=args.json)
+    label_a = args.a if args.read_a is None else f"{args.a} [{args.read_a}]"
+    label_b = args.b if args.read_b is None else f"{args.b} [{args.read_b}]"
     try:
         result = compare_runs(
-            a, b, label_a=args.a, label_b=args.b, allow_off_protocol=args.allow_off_protocol
+            a, b, label_a=label_a, label_b=label_b, allow_off_protocol=args.allow_off_protocol
         )
     except Refused as exc:
         return refuse(str(exc), as_json=args.json, command="compare")

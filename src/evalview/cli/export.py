@@ -62,6 +62,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--bootstrap", type=resamples, default=None, metavar="B",
         help="bootstrap resamples for the aggregate interval (default 10000; 0 turns it off)",
     )
+    p.add_argument(
+        "--read", metavar="KEY",
+        help="in a file of several named reads (LeRobot), export the read under KEY",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     err = error_console()
     try:
         done = export_run(
-            args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap
+            args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap,
+            read=args.read,
         )
     except InputError as exc:
         return fail_unreadable(str(exc))

@@ -77,15 +77,17 @@ def export_run(
     bootstrap: int | None = None,
     scrubber: Scrubber | None = None,
     before_commit: Callable[[], None] | None = None,
+    read: str | None = None,
 ) -> Exported:
     """Export the run at `source` into the new directory `output_dir`.
 
     Raises InputError (the input is unreadable, exit 2) or Refused (exit 1, nothing written).
     `before_commit` runs after the files are written and before the inputs are re-checked: a
-    seam for tests that change an input mid-export.
+    seam for tests that change an input mid-export. `read`: the named read of a file of several
+    (LeRobot), required there.
     """
     from evalview.audit import audit
-    from evalview.load import InputError, load_run
+    from evalview.load import InputError, load_named_run
     from evalview.report.builder import build_result
     from evalview.stats import score_run
     from evalview.stats.bootstrap import DEFAULT_RESAMPLES
@@ -95,7 +97,7 @@ def export_run(
         raise InputError(f"{src}: no such file or directory.")
     check_destination(src, dest)
     before = snapshot.take(src)
-    run = load_run(src)
+    run = load_named_run(src, read)
     findings = audit(run)
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:

@@ -83,8 +83,10 @@ def multi_task_info(
         succ = [u < p for u in difficulty[(suite, tid)]]
         rewards = [1.0 if s else 0.0 for s in succ]
         videos = [f"{run_dir}/videos/{suite}_{tid}/eval_episode_{i}.mp4" for i in range(2)]
-        metrics: dict[str, list[Any]] = {"sum_rewards": rewards, "max_rewards": list(rewards), "successes": succ,
-                   "video_paths": videos, "predicted_video_paths": []}
+        metrics: dict[str, list[Any]] = {
+            "sum_rewards": rewards, "max_rewards": list(rewards), "successes": succ,
+            "video_paths": videos, "predicted_video_paths": [],
+        }
         entry: dict[str, Any] = {"task_group": suite, "task_id": tid, "metrics": metrics}
         if newer_keys:
             entry.update(_counts(succ))

@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from evalview.compare.reads import ReadFacts
 
 APPENDIX_VIEW = "(appendix view)"
+#: The label of a read whose format cannot record errored or unattempted episodes (LeRobot).
+NO_ERROR_RECORD = (
+    "no error record: the format records no errored or unattempted episode, so every "
+    "denominator is the episodes recorded"
+)
 #: The label of a view over one of the read's own task groups (a LeRobot suite).
 GROUP_VIEW = "(group view)"
 DEVELOPMENT = "[development seeds]"
@@ -359,6 +364,8 @@ def score_run(
         if audit_errors:
             parts.append(f"{len(audit_errors)} audit error(s)")
         labels.append(f"{NOT_PUBLISHABLE}: {', '.join(parts)} (--allow-errors)")
+    if not run.records_errors:
+        labels.append(NO_ERROR_RECORD)
     if missing:
         labels.append(
             f"{len(missing)} declared case(s) missing from the run, counted as failures"
