@@ -98,6 +98,8 @@ def protocol_card(session: Session) -> RenderableType:
     grid.add_row("episodes selected", f"{len(run.schedule):,}")
     if run.kind == "closed-run":
         grid.add_row("records in episodes.jsonl", f"{len(run.records):,}")
+    elif run.source_format is not None:  # another tool's results file (LeRobot eval_info.json)
+        grid.add_row("read from", plain(f"{run.path.name}: {run.source_format}"))
     else:  # an exported result.json carries outcomes, not the records
         grid.add_row("read from", plain(f"exported {run.path.name} (outcomes only, no records)"))
     grid.add_row("max steps", show(p.max_steps))
