@@ -67,3 +67,39 @@ def test_a_closed_run_has_no_group_key(example_session: Any) -> None:
         assert pane.order == before and pane.group is None
 
     with_app(example_session, body)
+
+
+def test_a_file_of_several_reads_asks_which_one_then_opens_it() -> None:
+    from textual.widgets import OptionList
+
+    from evalview.tui.read_picker import ReadPickerScreen
+
+    path = REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json"
+
+    async def main() -> None:
+        app = EvalViewApp(path)
+        async with app.run_test(size=SIZE) as pilot:
+            from tui_helpers import wait_for
+
+            await wait_for(pilot, lambda: isinstance(app.screen, ReadPickerScreen))
+            options = app.screen.query_one(OptionList)
+            assert options.option_count == 2
+            assert "eval_results_400" in str(options.get_option_at_index(0).prompt)
+            await pilot.press("down", "enter")
+            screen = await opened(pilot)
+            assert screen.session.run.identity.run_id == "eval_results_800"
+            assert app.read == "eval_results_800"
+
+    run(main())
+
+
+def test_read_key_opens_that_read_directly() -> None:
+    path = REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json"
+
+    async def main() -> None:
+        app = EvalViewApp(path, read="eval_results_400")
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await opened(pilot)
+            assert screen.session.run.identity.run_id == "eval_results_400"
+
+    run(main())

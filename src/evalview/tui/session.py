@@ -98,6 +98,7 @@ def open_session(
     *,
     defer_bootstrap: bool = False,
     psr_options: PsrOptions | None = None,
+    read: str | None = None,
 ) -> Session:
     """Load, audit and score `path`. Raises InputError when it cannot be read as a run at all.
 
@@ -117,7 +118,12 @@ def open_session(
         step(0, done / total if total else 1.0)
 
     step(0)
-    run = load_run(path, progress=reading if progress is not None else None)
+    if read is not None:
+        from evalview.load import load_named_run
+
+        run = load_named_run(path, read)
+    else:
+        run = load_run(path, progress=reading if progress is not None else None)
     step(1)
     findings = audit(run)
     step(2)
@@ -143,6 +149,7 @@ def open_input(
     *,
     defer_bootstrap: bool = False,
     psr_files: PsrFiles | None = None,
+    read: str | None = None,
 ) -> Session | CheckpointReport:
     """What `evalview PATH` opens: a run's `Session`, or the scored report of a PSR
     checkpoint-inputs JSON. Raises InputError (unreadable, exit 2) or PsrError (refused, exit 1),
@@ -161,11 +168,34 @@ def open_input(
                 "schedule already declares its tasks."
             )
         return open_session(
-            path, progress, defer_bootstrap=defer_bootstrap, psr_options=options
+            path, progress, defer_bootstrap=defer_bootstrap, psr_options=options, read=read
         )
     if progress is not None:
         progress(2, STAGES[2], 0.0)
     return score_inputs(parse_checkpoint_inputs(path, inputs), options)
+
+
+def named_reads(path: Path) -> dict[str, str]:
+    """The named reads of a file of several (LeRobot), key → one line about it; {} otherwise.
+    Raises InputError like `load_run` when the file is LeRobot's but unreadable."""
+    if not path.is_file():
+        return {}
+    from evalview.load.lerobot import load_lerobot_reads
+
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return {}  # `load_run` words the error
+    reads = load_lerobot_reads(path, raw)
+    if reads is None or len(reads) < 2:
+        return {}
+    out = {}
+    for key, run in reads:
+        n = len(run.schedule)
+        recorded = run.reported.get("pc_success")
+        head = f"{len(run.views) or 1} group(s), {n:,} episodes"
+        out[str(key)] = head + (f", pc_success {recorded:.1f} %" if recorded is not None else "")
+    return out
 
 
 def _checkpoint_inputs(path: Path) -> object | None:
