@@ -103,3 +103,24 @@ def test_read_key_opens_that_read_directly() -> None:
             assert screen.session.run.identity.run_id == "eval_results_400"
 
     run(main())
+
+
+def test_two_lerobot_files_open_the_compare_screen() -> None:
+    from textual.widgets import DataTable
+
+    from evalview.tui.compare_screen import CompareApp, CompareScreen
+
+    lr = REPO / "sample_runs" / "lerobot"
+
+    async def main() -> None:
+        app = CompareApp(lr / "smolvla-libero-20k.json", lr / "smolvla-libero-40k.json")
+        async with app.run_test(size=SIZE) as pilot:
+            from tui_helpers import wait_for
+
+            await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
+            table = app.screen.query_one(DataTable)
+            await wait_for(pilot, lambda: table.row_count > 0)
+            assert table.row_count == 41  # 40 tasks and all pairs
+            assert str(table.get_row_at(0)[0]).startswith("libero_spatial/0")
+
+    run(main())
