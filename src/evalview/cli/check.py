@@ -89,8 +89,7 @@ def _check_reads(args: argparse.Namespace, reads: list[tuple[str | None, Run]]) 
         for k in total:
             total[k] += counts[k]
         docs.append((name, findings, counts))
-    failing = total["error"] + (total["warning"] if args.strict else 0)
-    ok = failing == 0
+    ok = _passes(total, strict=args.strict)
     if args.json:
         emit_json(
             {
@@ -135,8 +134,7 @@ def _check_one(args: argparse.Namespace, loaded: Run) -> int:
 
     findings = audit(loaded)
     counts = count_by_severity(findings)
-    failing = counts["error"] + (counts["warning"] if args.strict else 0)
-    ok = failing == 0
+    ok = _passes(counts, strict=args.strict)
     if args.json:
         emit_json(
             {
@@ -153,6 +151,11 @@ def _check_one(args: argparse.Namespace, loaded: Run) -> int:
     _print_findings(findings)
     out.print(_verdict(str(args.path), counts, ok, args.strict))
     return _done(EXIT_OK if ok else EXIT_REFUSED)
+
+
+def _passes(counts: dict[str, int], *, strict: bool) -> bool:
+    """No error (and with --strict, no warning)."""
+    return counts["error"] + (counts["warning"] if strict else 0) == 0
 
 
 def _done(code: int) -> int:

@@ -27,7 +27,7 @@ from evalview.load.errors import InputError
 from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator
 from evalview.load.lerobot.parse import LeRobotRead, layout_of, read_document
-from evalview.load.safe_json import DuplicateKeyError, parse_strict
+from evalview.load.safe_json import DuplicateKeyError, _no_duplicates, parse_strict
 from evalview.model.run import COMPLETED, INVALID, EpisodeTable, Identity, Protocol, Run
 
 #: Episodes per file (all reads together) evalview reads from a LeRobot file.
@@ -41,15 +41,6 @@ _MARKERS = (b'"per_task"', b'"per_episode"')
 def looks_like_lerobot(raw: bytes) -> bool:
     """Cheap content test: lerobot-eval's top-level list keys appear in the file."""
     return any(m in raw for m in _MARKERS)
-
-
-def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise DuplicateKeyError(key)
-        seen[key] = value
-    return seen
 
 
 def parse_lerobot_json(path: Path, raw: bytes) -> Any:
@@ -66,7 +57,7 @@ def parse_lerobot_json(path: Path, raw: bytes) -> Any:
         where = f":{problem.line}" if problem.line else ""
         raise InputError(f"{path}{where}: not valid JSON ({problem.detail}). Re-run lerobot-eval.")
     try:
-        return json.loads(raw.decode("utf-8"), object_pairs_hook=_pairs_no_duplicates)
+        return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
     except DuplicateKeyError as exc:
         raise InputError(
             f"{path}: the key {exc.key!r} appears twice in one object; the file is refused. "
