@@ -76,7 +76,7 @@ CASES: dict[str, list[str]] = {
                                 "--allow-errors"],
 }
 
-#: name -> source of `evalview export`; the result.json written (or the refusal) is the golden output.
+#: name -> source of `evalview export`; its result.json (or its refusal) is the golden output.
 EXPORTS: dict[str, str] = {
     "export-robo": ROBO,
     "export-fail-fast": FAIL_FAST,

@@ -21,10 +21,10 @@ from textual.widgets import DataTable, Footer, Static
 
 from evalview.psr import CheckpointReport, RunPsrReport
 from evalview.psr.parser import Checkpoint
+from evalview.session import Session
 from evalview.tui.fmt import pct
 from evalview.tui.safe import clean, plain
 from evalview.tui.safe import esc as escape
-from evalview.tui.session import Session
 
 TITLE = "reconstructed PSR (checkpoint_fraction_v1, not the historical PSR program)"
 
