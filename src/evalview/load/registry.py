@@ -3,8 +3,9 @@
 Adding a format is one new module in `evalview/load/` that defines `READER = Reader(...)` (the
 interface: `evalview.load.reader`) and one line in `READERS` below. Readers are asked in order and
 the first whose `detect` says yes reads the input; put a reader before any whose detection its
-files would also pass. Nothing else in evalview changes: the session, the commands and the app
-take the `Run`s (or dispatch on `Reading.format` for a payload).
+files would also pass (PSR checkpoint inputs: any JSON object whose values are all lists).
+Nothing else in evalview changes: the session, the commands and the app take the `Run`s (or
+dispatch on `Reading.format` for a payload).
 """
 
 from __future__ import annotations
