@@ -313,11 +313,7 @@ def _print_run(report: RunPsrReport, per_task: bool) -> None:
         wraps = col in ("task", "not scored")
         table.add_column(col, justify="left" if wraps else "right", no_wrap=not wraps)
     for t in report.tasks:
-        unscored = [f"{cat} error ×{len(ids)}" for cat, ids in t.errors.items()]
-        if t.unattempted:
-            unscored.append(f"unattempted ×{len(t.unattempted)}")
-        if t.invalid:
-            unscored.append(f"invalid ×{len(t.invalid)}")
+        unscored = t.not_scored()
         table.add_row(
             escape(t.task),
             pct(t.psr, 2),

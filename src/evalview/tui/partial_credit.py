@@ -153,11 +153,7 @@ class PartialCreditPane(Vertical):
         ):
             tasks.add_column(label, key=key)
         for t in r.tasks:
-            unscored = [f"{cat} error ×{len(ids)}" for cat, ids in t.errors.items()]
-            if t.unattempted:
-                unscored.append(f"unattempted ×{len(t.unattempted)}")
-            if t.invalid:
-                unscored.append(f"invalid ×{len(t.invalid)}")
+            unscored = t.not_scored()
             tasks.add_row(
                 plain(t.task),
                 _p(t.psr),
