@@ -15,13 +15,12 @@ from evalview.cli.output import (
     EXIT_REFUSED,
     console,
     emit_json,
-    fail_unreadable,
     finding_text,
 )
 
 if TYPE_CHECKING:
     from evalview.findings import Finding
-    from evalview.model.run import Run
+    from evalview.session import Session
 
 HELP = "audit a closed run: is the record consistent, and what must a reader know?"
 DESCRIPTION = """\
@@ -60,35 +59,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.load import InputError, load_named_run, load_run, load_runs
+    from evalview.load import ReadOptions
+    from evalview.session import open_reads
 
-    try:
-        if args.read is not None:
-            reads = [(args.read, load_named_run(args.path, args.read))]
-        elif Path(args.path).is_file():
-            reads = load_runs(args.path)
-        else:
-            # short-lived, and the audit never reads the episode table: see load_closed_run
-            reads = [(None, load_run(args.path, freeze=True, lazy_table=True))]
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
+    # short-lived, and the audit never reads the episode table: see load_closed_run
+    reads = open_reads(args.path, name=args.read, read=ReadOptions(freeze=True, lazy_table=True))
     if len(reads) > 1:
         return _check_reads(args, reads)
     return _check_one(args, reads[0][1])
 
 
-def _check_reads(args: argparse.Namespace, reads: list[tuple[str | None, Run]]) -> int:
+def _check_reads(args: argparse.Namespace, reads: list[tuple[str | None, Session]]) -> int:
     """A file of several named reads: each read checked; one document, one verdict."""
-    from evalview.audit import audit
-    from evalview.findings import count_by_severity
-
-    docs, total = [], {"error": 0, "warning": 0, "info": 0}
-    for name, loaded in reads:
-        findings = audit(loaded)
-        counts = count_by_severity(findings)
+    total = {"error": 0, "warning": 0, "info": 0}
+    for _name, session in reads:
         for k in total:
-            total[k] += counts[k]
-        docs.append((name, findings, counts))
+            total[k] += session.counts[k]
     ok = _passes(total, strict=args.strict)
     if args.json:
         emit_json(
@@ -97,18 +83,18 @@ def _check_reads(args: argparse.Namespace, reads: list[tuple[str | None, Run]]) 
                 "ok": ok,
                 "strict": bool(args.strict),
                 "reads": [
-                    {"run_id": name, "findings": [f.to_json() for f in findings],
-                     "counts": counts}
-                    for name, findings, counts in docs
+                    {"run_id": name, "findings": [f.to_json() for f in session.findings],
+                     "counts": session.counts}
+                    for name, session in reads
                 ],
                 "counts": total,
             }
         )
         return _done(EXIT_OK if ok else EXIT_REFUSED)
     out = console()
-    for name, findings, _counts in docs:
+    for name, session in reads:
         out.print(f"[bold reverse] read {name} [/]")
-        _print_findings(findings)
+        _print_findings(session.findings)
     out.print(_verdict(f"{args.path} ({len(reads)} reads)", total, ok, args.strict))
     return _done(EXIT_OK if ok else EXIT_REFUSED)
 
@@ -128,12 +114,8 @@ def _print_findings(findings: list[Finding]) -> None:
         out.print()
 
 
-def _check_one(args: argparse.Namespace, loaded: Run) -> int:
-    from evalview.audit import audit
-    from evalview.findings import count_by_severity
-
-    findings = audit(loaded)
-    counts = count_by_severity(findings)
+def _check_one(args: argparse.Namespace, session: Session) -> int:
+    findings, counts = session.findings, session.counts
     ok = _passes(counts, strict=args.strict)
     if args.json:
         emit_json(

@@ -13,17 +13,15 @@ from rich.table import Table
 
 from evalview.cli.output import (
     EXIT_OK,
-    EXIT_REFUSED,
     console,
     emit_json,
-    error_console,
     escape,
-    fail_unreadable,
     pct,
 )
 
 if TYPE_CHECKING:
     from evalview.compare.paired import Comparison, PairedCounts
+    from evalview.model.run import Run
 
 HELP = "is B better than A? two reads of the same schedule, paired by episode"
 DESCRIPTION = """\
@@ -75,32 +73,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def refuse(message: str, *, as_json: bool, command: str) -> int:
-    """A refusal (exit 1): the message on stderr, and with --json one document on stdout."""
-    if as_json:
-        emit_json({"refused": True, "error": message, "exit_code": EXIT_REFUSED})
-    error_console().print(f"[bold red]evalview {command}: refused.[/] {escape(message)}")
-    return EXIT_REFUSED
-
-
 def run(args: argparse.Namespace) -> int:
     from evalview.compare.paired import compare_runs
-    from evalview.compare.reads import Refused
-    from evalview.load import InputError, load_named_run
+    from evalview.load import load_run, read_input, select_run
 
-    try:
-        a = load_named_run(args.a, args.read_a)
-        b = load_named_run(args.b, args.read_b)
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
+    def load(path: str, name: str | None) -> Run:
+        return load_run(path) if name is None else select_run(read_input(path), name)
+
+    a = load(args.a, args.read_a)
+    b = load(args.b, args.read_b)
     label_a = args.a if args.read_a is None else f"{args.a} [{args.read_a}]"
     label_b = args.b if args.read_b is None else f"{args.b} [{args.read_b}]"
-    try:
-        result = compare_runs(
-            a, b, label_a=label_a, label_b=label_b, allow_off_protocol=args.allow_off_protocol
-        )
-    except Refused as exc:
-        return refuse(str(exc), as_json=args.json, command="compare")
+    result = compare_runs(
+        a, b, label_a=label_a, label_b=label_b, allow_off_protocol=args.allow_off_protocol
+    )
     if args.json:
         emit_json(result.to_json())
     else:

@@ -18,7 +18,6 @@ from evalview.cli.output import (
     emit_json,
     error_console,
     escape,
-    fail_unreadable,
     pct,
     resamples,
 )
@@ -102,29 +101,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.load import InputError, load_named_run, load_runs
-    from evalview.stats import load_benchmark, score_run
+    from evalview.session import ScoreOptions, open_reads, score_session
+    from evalview.stats import load_benchmark
 
-    try:
-        declaration = None if args.benchmark is None else load_benchmark(args.benchmark)
-        if args.read is not None:
-            reads = [(args.read, load_named_run(args.path, args.read))]
-        else:
-            reads = load_runs(args.path)
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
-    cards = [
-        score_run(
-            loaded,
-            bootstrap=args.bootstrap,
-            benchmark=declaration,
-            view=args.view,
-            metric=args.metric,
-            allow_errors=args.allow_errors,
-            allow_off_protocol=args.allow_off_protocol,
-        )
-        for _name, loaded in reads
-    ]
+    declaration = None if args.benchmark is None else load_benchmark(args.benchmark)
+    reads = open_reads(args.path, name=args.read)
+    options = ScoreOptions(
+        bootstrap=args.bootstrap,
+        benchmark=declaration,
+        view=args.view,
+        metric=args.metric,
+        allow_errors=args.allow_errors,
+        allow_off_protocol=args.allow_off_protocol,
+    )
+    cards = [score_session(session, options) for _name, session in reads]
     refused = any(card.refused for card in cards)
     several = len(cards) > 1
     if args.json:

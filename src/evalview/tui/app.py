@@ -11,14 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from evalview.load.errors import InputError
-from evalview.tui.commands import JumpProvider
-from evalview.tui.episodes import EpisodeFilter
-from evalview.tui.export_screen import ExportProvider, open_export
-from evalview.tui.help import HelpScreen
-from evalview.tui.loading import LoadingScreen, UnreadableScreen
-from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import (
+from evalview.errors import InputError, Refused
+from evalview.session import (
     PsrFiles,
     Session,
     finish_bootstrap,
@@ -26,6 +20,12 @@ from evalview.tui.session import (
     named_reads,
     open_input,
 )
+from evalview.tui.commands import JumpProvider
+from evalview.tui.episodes import EpisodeFilter
+from evalview.tui.export_screen import ExportProvider, open_export
+from evalview.tui.help import HelpScreen
+from evalview.tui.loading import LoadingScreen, UnreadableScreen
+from evalview.tui.run_screen import RunScreen
 from evalview.tui.theme import EVALVIEW_THEME
 
 if TYPE_CHECKING:
@@ -144,8 +144,6 @@ class EvalViewApp(App[int]):
             shown[:] = [index, done]
             self.post_message(self.Progress(index, stage, done))
 
-        from evalview.psr import PsrError
-
         try:
             if self.read is None:
                 reads = named_reads(self.path)
@@ -159,7 +157,7 @@ class EvalViewApp(App[int]):
         except InputError as exc:
             self.post_message(self.Failed(str(exc)))
             return
-        except PsrError as exc:  # a checkpoint-inputs file evalview psr would refuse (exit 1)
+        except Refused as exc:  # a checkpoint-inputs file evalview psr would refuse (exit 1)
             self.post_message(self.Failed(str(exc), exit_code=1, refused=True))
             return
         except Exception as exc:  # a bug must still end in a message, not a traceback

@@ -14,10 +14,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from evalview.audit.registry import Rule
 from evalview.findings import Finding
 from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator, Path, show_path
+from evalview.rules import Rule
 
 Layout = Literal["single-env", "multi-task"]
 

@@ -27,7 +27,9 @@ from evalview.load.errors import InputError
 from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator
 from evalview.load.lerobot.parse import LeRobotRead, layout_of, read_document
-from evalview.load.safe_json import DuplicateKeyError, _no_duplicates, parse_strict
+from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.safe_json import DuplicateKeyError, JsonProblem, _no_duplicates, parse_strict
+from evalview.load.source import Source
 from evalview.model.run import COMPLETED, INVALID, EpisodeTable, Identity, Protocol, Run
 
 #: Episodes per file (all reads together) evalview reads from a LeRobot file.
@@ -43,9 +45,12 @@ def looks_like_lerobot(raw: bytes) -> bool:
     return any(m in raw for m in _MARKERS)
 
 
-def parse_lerobot_json(path: Path, raw: bytes) -> Any:
-    """The document; NaN/Infinity tokens allowed (as Python writes them), duplicate keys refused."""
-    value, problem = parse_strict(raw)
+def parse_lerobot_json(
+    path: Path, raw: bytes, strict: tuple[Any, JsonProblem | None] | None = None
+) -> Any:
+    """The document; NaN/Infinity tokens allowed (as Python writes them), duplicate keys refused.
+    `strict`: `parse_strict(raw)` when the caller has it already."""
+    value, problem = parse_strict(raw) if strict is None else strict
     if problem is None:
         return value
     if problem.kind == "duplicate-key":
@@ -88,16 +93,23 @@ def _episode_count(doc: dict[str, Any]) -> int:
     return total
 
 
-def load_lerobot_reads(path: Path, raw: bytes) -> list[tuple[str | None, Run]] | None:
-    """Every read of a LeRobot file as (key, Run); None when the file is not LeRobot's."""
+def _over_bytes(path: Path, size: int) -> InputError:
+    return InputError(
+        f"{path}: {size / 2**20:.1f} MiB is over the 128 MiB bound for a LeRobot file. "
+        "Split the reads into several files."
+    )
+
+
+def load_lerobot_reads(
+    path: Path, raw: bytes, strict: tuple[Any, JsonProblem | None] | None = None
+) -> list[tuple[str | None, Run]] | None:
+    """Every read of a LeRobot file as (key, Run); None when the file is not LeRobot's.
+    `strict`: `parse_strict(raw)` when the caller has it already (the registry's Source)."""
     if not looks_like_lerobot(raw):
         return None
     if len(raw) > MAX_LEROBOT_BYTES:
-        raise InputError(
-            f"{path}: {len(raw) / 2**20:.1f} MiB is over the 128 MiB bound for a LeRobot file. "
-            "Split the reads into several files."
-        )
-    value = parse_lerobot_json(path, raw)
+        raise _over_bytes(path, len(raw))
+    value = parse_lerobot_json(path, raw, strict)
     docs = documents_of(value)
     if docs is None:
         return None
@@ -245,14 +257,49 @@ def _table(
     return table, columns
 
 
-def load_lerobot(path: Path, raw: bytes) -> Run | None:
-    """The one read of a LeRobot file (for `load_run`); several reads need a choice (InputError)."""
-    reads = load_lerobot_reads(path, raw)
+FORMAT = "lerobot-eval"
+#: How much of an over-bound file `detect` looks at for lerobot-eval's keys.
+_HEAD = 1 << 16
+
+
+def _detect(source: Source) -> bool:
+    """lerobot-eval's keys, and (when strict JSON) a document or named reads of documents."""
+    if source.is_dir or source.size is None:
+        return False
+    if source.size > MAX_LEROBOT_BYTES:
+        try:
+            with open(source.path, "rb") as f:
+                return looks_like_lerobot(f.read(_HEAD))
+        except OSError:
+            return False
+    try:
+        raw = source.raw
+    except InputError:
+        return False
+    if not looks_like_lerobot(raw):
+        return False
+    value, problem = source.parsed
+    # Not strict JSON: the NaN lerobot-eval writes (read leniently), or a broken file whose
+    # message this reader words.
+    return problem is not None or documents_of(value) is not None
+
+
+def _read(source: Source, options: ReadOptions) -> Reading:
+    if source.size is not None and source.size > MAX_LEROBOT_BYTES:
+        raise _over_bytes(source.path, source.size)
+    reads = load_lerobot_reads(source.path, source.raw, source.parsed)
     if reads is None:
-        return None
-    if len(reads) > 1:
-        names = ", ".join(str(k) for k, _r in reads)
         raise InputError(
-            f"{path}: holds {len(reads)} named reads ({names}); say which one with --read KEY."
+            f"{source.path}: names lerobot-eval's keys but holds no eval_info document "
+            "(per_task with overall, or per_episode with aggregated). Pass the eval_info.json "
+            "lerobot-eval wrote."
         )
-    return reads[0][1]
+    return Reading(source.path, FORMAT, runs=tuple(NamedRun(k, r) for k, r in reads))
+
+
+READER = Reader(
+    name=FORMAT,
+    summary="LeRobot lerobot-eval results (eval_info.json: single-env, multi-task, named reads)",
+    detect=_detect,
+    read=_read,
+)

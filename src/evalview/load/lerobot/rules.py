@@ -7,7 +7,7 @@ JSON path of the value in its message and at the line where that value is writte
 
 from __future__ import annotations
 
-from evalview.audit.registry import E, I, W, rule
+from evalview.rules import E, I, W, rule
 
 STRUCTURE = rule(
     "EV701", "lerobot-structure", E,
