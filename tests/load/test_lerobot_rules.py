@@ -252,3 +252,24 @@ def test_reading_a_lerobot_file_imports_neither_numpy_nor_textual(tmp_path: Path
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_reader_joins_the_registry_and_reads_every_named_read(tmp_path: Path) -> None:
+    from evalview.load import READERS, read_input
+
+    assert "lerobot-eval" in [r.name for r in READERS]
+    doc = {"run_config": {}, "a": multi_task_doc(), "b": multi_task_doc(shift=0.1)}
+    reading = read_input(write(tmp_path / "reads.json", doc))
+    assert reading.format == "lerobot-eval" and reading.names == ("a", "b")
+    assert [r.run.identity.run_id for r in reading.runs] == ["a", "b"]
+
+
+def test_a_nan_file_is_detected_and_read(tmp_path: Path) -> None:
+    from evalview.load import read_input
+
+    path = write(tmp_path / "eval_info.json", _empty_group(multi_task_doc()))
+    assert b"NaN" in path.read_bytes()
+    reading = read_input(path)
+    assert reading.format == "lerobot-eval"
+    codes = {f.code for f in reading.runs[0].run.reading_findings}
+    assert "EV708" in codes and "EV707" not in codes

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from evalview.audit import audit
 from evalview.compare.paired import PAIRED, compare_runs
 from evalview.compare.reads import Refused
 from evalview.load import load_run
@@ -55,7 +56,7 @@ def test_score_has_the_closed_run_contract_and_says_what_the_format_cannot(
         m[k] = m[k] * 3
     doc = _recompute(doc)
     run = load_run(write(tmp_path / "eval_info.json", doc))
-    card = score_run(run, bootstrap=200)
+    card = score_run(run, bootstrap=200, findings=audit(run))
     out = card.to_json()
     assert {"aggregate", "denominators", "rates", "tasks"} <= set(out)
     d = out["denominators"]
@@ -106,12 +107,12 @@ def test_recomputed_helper_makes_a_clean_file(tmp_path: Path) -> None:
 
 def test_a_group_is_a_view(tmp_path: Path) -> None:
     run = load_run(write(tmp_path / "eval_info.json", multi_task_doc()))
-    card = score_run(run, bootstrap=0, view="suite_b")
+    card = score_run(run, bootstrap=0, view="suite_b", findings=audit(run))
     assert not card.refused
     assert [t.task for t in card.tasks] == ["suite_b/0", "suite_b/1"]
     assert card.aggregate.name == "suite_b" and card.view == "suite_b"
     assert "(group view) suite_b" in card.labels
-    unknown = score_run(run, bootstrap=0, view="suite_z")
+    unknown = score_run(run, bootstrap=0, view="suite_z", findings=audit(run))
     assert unknown.refused and "suite_a, suite_b" in unknown.refusals[0].message
 
 

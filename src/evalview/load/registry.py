@@ -24,8 +24,8 @@ __all__ = ["READERS", "load_run", "read_input", "select_run"]
 READERS: tuple[Reader, ...] = (
     closed_run.READER,
     result_json.READER,
-    lerobot.READER,
     checkpoint_inputs.READER,
+    lerobot.READER,
 )
 
 _WHAT_TO_PASS = (
