@@ -111,3 +111,8 @@ def test_export_never_publishes_video_paths(
     result = json.loads((out / "result.json").read_text())
     assert len(result["episodes"]) == 500
     assert any("no error record" in label for label in result["labels"])
+    assert result["source_format"] == "lerobot-eval/eval_info.json"
+    # the published result reopens, and scores as published
+    capsys.readouterr()
+    doc = _json(capsys, ["score", str(out / "result.json"), "--json", "--bootstrap", "0"])
+    assert doc["denominators"]["successes"] == result["denominators"][0]["successes"]

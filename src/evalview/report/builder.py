@@ -20,7 +20,7 @@ from typing import Any
 
 from evalview import __version__
 from evalview.findings import Finding, Severity
-from evalview.model.result import Result
+from evalview.model.result import LEROBOT_SOURCE_FORMAT, Result
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
 from evalview.report.destination import ExportRefused
 from evalview.report.sanitize import Scrubber
@@ -229,4 +229,6 @@ def build_result(
     dropped = document.pop("redactions")
     clean = scrubber.scrub_tree(document)
     clean["redactions"] = dropped + scrubber.redactions
+    if run.kind == "lerobot":  # what was exported, said as the format (closed runs: the default)
+        clean["source_format"] = LEROBOT_SOURCE_FORMAT
     return Result.model_validate(clean)
