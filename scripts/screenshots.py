@@ -104,8 +104,11 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
     from evalview.session import PsrFiles
     from evalview.tui.compare_screen import CompareApp, CompareScreen
     from evalview.tui.partial_credit import CheckpointInputsScreen
+    from evalview.tui.read_picker import ReadPickerScreen
+    from evalview.tui.run_screen import RunScreen
 
     psr = Path("sample_runs/psr")
+    lerobot = Path("sample_runs/lerobot")
     return {
         "12-checkpoint-inputs": (
             lambda: EvalViewApp(
@@ -117,6 +120,16 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
         ),
         # The cursor on hang-mug, a task B significantly improved: its 2×2 table below.
         "13-compare": (lambda: CompareApp(*COMPARE_PAIR), CompareScreen, [keys(*["down"] * 7)]),
+        # A LeRobot eval_info.json: the Tasks tab on one group (g cycles the task groups).
+        "14-lerobot-tasks": (
+            lambda: EvalViewApp(lerobot / "smolvla-libero-40k.json"),
+            RunScreen,
+            [keys("2"), keys("g", "g", "g", "g")],
+        ),
+        # A file of several named reads asks which one to open.
+        "15-lerobot-reads": (
+            lambda: EvalViewApp(lerobot / "libero10-two-reads.json"), ReadPickerScreen, []
+        ),
     }
 
 
