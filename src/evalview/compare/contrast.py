@@ -37,8 +37,9 @@ from evalview.compare.reads import (
 )
 from evalview.findings import Finding
 from evalview.model.run import Run
-from evalview.stats.scorecard import DEVELOPMENT as DEVELOPMENT_LABEL
-from evalview.stats.scorecard import OFF_PROTOCOL, score_run
+from evalview.stats.policy import DEVELOPMENT as DEVELOPMENT_LABEL
+from evalview.stats.policy import OFF_PROTOCOL
+from evalview.stats.scorecard import score_run
 
 #: A claim needs at least this many training replicates (reporting rules).
 MIN_PAIRS_FOR_CLAIM = 3
