@@ -11,7 +11,7 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
 
-from evalview.psr import load_checkpoint_inputs, score_inputs, score_run
+from evalview.psr import load_checkpoint_inputs, score_inputs, score_psr_run
 from evalview.psr.inputs import parse_checkpoint_inputs
 from evalview.session import open_session
 from evalview.tui.app import EvalViewApp
@@ -46,7 +46,7 @@ def _static(app: App[Any], selector: str) -> str:
 
 def test_run_tab_shows_psr_beside_sr_and_episode_checkpoints() -> None:
     session = open_session(SMALL)
-    expected = score_run(session.run)
+    expected = score_psr_run(session.run)
 
     async def main() -> None:
         app = EvalViewApp(SMALL, session=session)
@@ -174,7 +174,7 @@ def test_the_tab_scores_nothing_on_the_ui_thread(monkeypatch: pytest.MonkeyPatch
     """The report comes from the loading worker (`Session.psr`): with the scorer disabled after
     loading, the tab still shows every task."""
     session = open_session(SMALL)
-    assert session.psr is not None and session.psr == score_run(session.run)
+    assert session.psr is not None and session.psr == score_psr_run(session.run)
 
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("partial credit scored on the UI thread")
@@ -183,9 +183,9 @@ def test_the_tab_scores_nothing_on_the_ui_thread(monkeypatch: pytest.MonkeyPatch
     import evalview.psr.from_run
     import evalview.tui.partial_credit
 
-    monkeypatch.setattr(evalview.psr, "score_run", refuse)
-    monkeypatch.setattr(evalview.psr.from_run, "score_run", refuse)
-    monkeypatch.setattr(evalview.tui.partial_credit, "score_run", refuse, raising=False)
+    monkeypatch.setattr(evalview.psr, "score_psr_run", refuse)
+    monkeypatch.setattr(evalview.psr.from_run, "score_psr_run", refuse)
+    monkeypatch.setattr(evalview.tui.partial_credit, "score_psr_run", refuse, raising=False)
 
     async def main() -> None:
         app = EvalViewApp(SMALL, session=session)
