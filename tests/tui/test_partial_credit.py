@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +13,11 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
 
 from evalview.psr import load_checkpoint_inputs, score_inputs, score_psr_run
-from evalview.psr.inputs import parse_checkpoint_inputs
-from evalview.session import open_session
+from evalview.session import PsrFiles, open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.partial_credit import (
     CheckpointInputsPane,
-    PartialCreditApp,
+    CheckpointInputsScreen,
     PartialCreditPane,
 )
 from evalview.tui.run_screen import RunScreen
@@ -120,9 +120,14 @@ def sample_report() -> Any:
 
 
 def test_checkpoint_inputs_viewer(sample_report: Any) -> None:
+    samples = Path(__file__).resolve().parents[2] / "sample_runs" / "psr"
+    files = PsrFiles(samples / "bare-targets.json", samples / "catalog.json")
+
     async def main() -> None:
-        app = PartialCreditApp(sample_report)
+        # As `evalview checkpoint-inputs.json --bare-targets ... --catalog ...` opens it.
+        app = EvalViewApp(samples / "checkpoint-inputs.json", psr_files=files)
         async with app.run_test(size=SIZE) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
             await pilot.pause()
             pane = app.screen.query_one(CheckpointInputsPane)
             summaries = _cells(pane.query_one("#psr-summaries", DataTable))
@@ -143,7 +148,7 @@ def test_checkpoint_inputs_viewer(sample_report: Any) -> None:
     asyncio.run(main())
 
 
-def test_successful_row_with_unparsed_message_shows_the_note() -> None:
+def test_successful_row_with_unparsed_message_shows_the_note(tmp_path: Path) -> None:
     doc = {
         "m": [
             {
@@ -157,11 +162,13 @@ def test_successful_row_with_unparsed_message_shows_the_note() -> None:
             }
         ]
     }
-    report = score_inputs(parse_checkpoint_inputs(Path("x.json"), doc))
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
 
     async def main() -> None:
-        app = PartialCreditApp(report)
+        app = EvalViewApp(path)
         async with app.run_test(size=SIZE) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
             await pilot.pause()
             cps = _cells(app.screen.query_one("#psr-checkpoints", DataTable))
             assert len(cps) == 1 and "not needed, the verifier reports success" in cps[0][0]
