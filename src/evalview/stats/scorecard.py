@@ -43,20 +43,47 @@ DECLARED_COVERAGE_NOTE = "every case the benchmark declaration lists for this se
 
 @dataclass(frozen=True, slots=True)
 class TaskScore:
-    """One task's counts over its selected cases, its rate over them, its Wilson 95 % interval."""
+    """One task's counts over its selected cases, its rate over them, its Wilson 95 % interval.
+
+    The counts are the task's `Denominators` (held, not copied field by field); the properties
+    below name them as the views and `to_json` read them.
+    """
 
     task: str
-    selected: int
-    attempted: int
-    completed: int
-    errors: int
-    successes: int
-    unattempted: int
+    counts: Denominators
     #: successes / selected (errored and unattempted cases are not successes)
     rate: float
     wilson95: Interval
     error_categories: dict[str, int]
-    missing: int = 0
+
+    @property
+    def selected(self) -> int:
+        return self.counts.selected
+
+    @property
+    def attempted(self) -> int:
+        return self.counts.attempted
+
+    @property
+    def completed(self) -> int:
+        return self.counts.completed
+
+    @property
+    def errors(self) -> int:
+        return self.counts.errors
+
+    @property
+    def successes(self) -> int:
+        return self.counts.successes
+
+    @property
+    def unattempted(self) -> int:
+        return self.counts.unattempted
+
+    @property
+    def missing(self) -> int:
+        """Declared cases of this task absent from the run (counted as failures)."""
+        return self.counts.missing
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -344,17 +371,12 @@ def _task_scores(
     for task in tasks:
         mask = cases.task == task
         members = _take(cases, mask)
-        d = count(members.status, members.success)
+        d = count(members.status, members.success, missing=missing_by_task.get(task, 0))
         n = d.selected
         rows.append(
             TaskScore(
                 task=task,
-                selected=n,
-                attempted=d.attempted,
-                completed=d.completed,
-                errors=d.errors,
-                successes=d.successes,
-                unattempted=d.unattempted,
+                counts=d,
                 rate=d.successes / n if n else 0.0,
                 wilson95=wilson_interval(d.successes, n) if n else (0.0, 1.0),
                 error_categories={
@@ -362,7 +384,6 @@ def _task_scores(
                 }
                 if np.any(members.status == ERROR)
                 else {},
-                missing=missing_by_task.get(task, 0),
             )
         )
     return rows
