@@ -42,7 +42,10 @@ examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", metavar="PATH", help="closed-run directory or results JSON")
+    p.add_argument(
+        "path", metavar="PATH",
+        help="closed-run directory or results JSON (a benchmark-harness result too)",
+    )
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
     p.add_argument(
         "--strict", action="store_true", help="warnings fail the check too (exit 1)"
@@ -51,15 +54,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evalview.audit import RULES, audit
+    from evalview.cli.harness import read_if_harness
     from evalview.findings import count_by_severity
     from evalview.load import InputError, load_run
 
     try:
-        # short-lived, and the audit never reads the episode table: see load_closed_run
-        loaded = load_run(args.path, freeze=True, lazy_table=True)
+        harness = read_if_harness(args.path)  # a benchmark-harness result: arms x seeds
+        if harness is None:
+            # short-lived, and the audit never reads the episode table: see load_closed_run
+            loaded = load_run(args.path, freeze=True, lazy_table=True)
     except InputError as exc:
         return fail_unreadable(str(exc), as_json=args.json)
-    findings = audit(loaded)
+    if harness is not None:
+        from evalview.harness.audit import audit_harness
+
+        findings = audit_harness(harness)
+    else:
+        findings = audit(loaded)
     counts = count_by_severity(findings)
     failing = counts["error"] + (counts["warning"] if args.strict else 0)
     ok = failing == 0

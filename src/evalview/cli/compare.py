@@ -65,6 +65,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="compare an off-protocol read (declared, or executed unlike the other) anyway, "
         "labelled OFF-PROTOCOL",
     )
+    p.add_argument(
+        "--allow-mismatch",
+        action="store_true",
+        help="benchmark-harness results: compare two results whose hardware, software, "
+        "miniverl_version or git_commit differ anyway, labelled NOT MATCHED",
+    )
 
 
 def refuse(message: str, *, as_json: bool, command: str) -> int:
@@ -76,11 +82,22 @@ def refuse(message: str, *, as_json: bool, command: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from evalview.cli import harness
     from evalview.compare.paired import compare_runs
     from evalview.compare.reads import Refused
     from evalview.load import InputError, load_run
 
     try:
+        ha, hb = harness.read_if_harness(args.a), harness.read_if_harness(args.b)
+        if ha is not None and hb is not None:
+            return harness.compare(ha, hb, args)
+        if ha is not None or hb is not None:
+            which = args.a if ha is not None else args.b
+            return refuse(
+                f"{which} is a benchmark-harness result and the other is an episode read; "
+                "compare two harness results, or two reads of one schedule.",
+                as_json=args.json, command="compare",
+            )
         a = load_run(args.a)
         b = load_run(args.b)
     except InputError as exc:

@@ -97,10 +97,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from evalview.cli import harness
     from evalview.load import InputError, load_run
     from evalview.stats import load_benchmark, score_run
 
     try:
+        result_file = harness.read_if_harness(args.path)
+        if result_file is not None:  # a benchmark-harness result: arms x seeds, its own table
+            return harness.score(result_file, args)
         declaration = None if args.benchmark is None else load_benchmark(args.benchmark)
         loaded = load_run(args.path)
     except InputError as exc:
