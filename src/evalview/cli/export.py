@@ -70,6 +70,13 @@ def run(args: argparse.Namespace) -> int:
     from evalview.report.export import AuditRefused, export_run
 
     err = error_console()
+    from evalview.cli import harness
+
+    try:
+        if harness.read_if_harness(args.path) is not None:
+            return harness.export(args)
+    except InputError as exc:
+        return fail_unreadable(str(exc))
     try:
         done = export_run(
             args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap

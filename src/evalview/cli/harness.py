@@ -29,6 +29,12 @@ if TYPE_CHECKING:
 FORMAT = "miniverl-benchmark-result"
 
 
+def measured_text(key: str, value: float | int | None) -> str:
+    from evalview.harness.score import measured_text as text
+
+    return text(key, value)
+
+
 def read_if_harness(path: str) -> HarnessFile | None:
     """The harness file at `path`, or None for any other input. Raises InputError."""
     from evalview.harness.read import read_harness
@@ -94,21 +100,6 @@ def _signed_pt(x: float | None) -> str:
 
 def _iv(iv: tuple[float, float] | None) -> str:
     return "—" if iv is None else f"{100 * iv[0]:.1f}–{100 * iv[1]:.1f} %"
-
-
-def measured_text(key: str, value: float | int | None) -> str:
-    """A measured quantity in its unit; None (null in the file) is a dash, never 0."""
-    if value is None:
-        return "—"
-    if "bytes" in key:
-        return f"{value / 2**20:,.1f} MiB"
-    if key.endswith("_seconds"):
-        return f"{value:,.1f}"
-    if key.endswith("_ratio"):
-        return f"{value:.3f}" if key != "cache_compression_ratio" else f"{value:,.1f}×"
-    if key == "selected_training_tokens_total":
-        return f"{value:,.0f}"
-    return f"{value:,.1f}"
 
 
 def print_score(out: Console, card: HarnessScore, path: str) -> None:
@@ -314,3 +305,47 @@ def _refuse(message: str, as_json: bool) -> int:
     else:
         error_console().print(f"[bold red]✗ refused:[/] {escape(message)}")
     return EXIT_REFUSED
+
+
+# --------------------------------------------------------------------------------------- export
+
+def export(args: argparse.Namespace) -> int:
+    """`evalview export FILE --output-dir DIR` for a harness result (same exit codes)."""
+    from evalview.cli.output import finding_text
+    from evalview.harness.export import HarnessAuditRefused, export_harness
+    from evalview.report.destination import Refused
+
+    err = error_console()
+    if args.metric:
+        err.print("[bold red]✗ refused:[/] --metric applies to episode reads; a benchmark-harness "
+                  "result has none. Drop the option.")
+        return EXIT_REFUSED
+    try:
+        done = export_harness(args.path, args.output_dir)
+    except HarnessAuditRefused as exc:
+        err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
+        for f in exc.findings:
+            err.print(finding_text(f, "red"))
+        return EXIT_REFUSED
+    except Refused as exc:
+        err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
+        return EXIT_REFUSED
+    except OSError as exc:
+        err.print(f"[bold red]✗ refused:[/] cannot write {escape(str(args.output_dir))} "
+                  f"({escape(exc.strerror or str(exc))}); nothing was written.")
+        return EXIT_REFUSED
+    out = console()
+    doc = done.document
+    out.print(f"[bold green]✓ exported[/] {escape(str(done.destination))}: benchmark-harness "
+              f"result {escape(doc['name'])}, {len(doc['arms'])} arms × {len(doc['seeds'])} seeds")
+    for path in done.files:
+        out.print(f"  {escape(str(path))}")
+    for label in doc["labels"]:
+        out.print(f"[yellow]! {escape(label)} (kept on the page and in result.json)[/]")
+    warnings = [f for f in doc["findings"] if f["severity"] == "warning"]
+    if warnings:
+        out.print(f"[yellow]! {len(warnings)} audit warning(s) are listed on the page.[/]")
+    if done.redactions:
+        out.print(f"[yellow]! {done.redactions} string(s) held a local path, a host or a user "
+                  "name and were redacted. Read the files before you publish them.[/]")
+    return EXIT_OK

@@ -361,3 +361,18 @@ def score_harness(
 
 def _diff_row(row: dict[str, Any]) -> dict[str, Any]:
     return {"path": row.get("path"), "common": row.get("common"), "arm": row.get("arm")}
+
+
+def measured_text(key: str, value: float | int | None) -> str:
+    """A measured quantity in its unit; None (null in the file) is a dash, never 0."""
+    if value is None:
+        return "—"
+    if "bytes" in key:
+        return f"{value / 2**20:,.1f} MiB"
+    if key.endswith("_seconds"):
+        return f"{value:,.1f}"
+    if key.endswith("_ratio"):
+        return f"{value:.3f}" if key != "cache_compression_ratio" else f"{value:,.1f}×"
+    if key == "selected_training_tokens_total":
+        return f"{value:,.0f}"
+    return f"{value:,.1f}"
