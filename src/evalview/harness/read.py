@@ -13,13 +13,13 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from evalview.harness.models import BenchmarkResult
 from evalview.load.bounds import MAX_BYTES
 from evalview.load.errors import InputError
+
+if TYPE_CHECKING:
+    from evalview.harness.models import BenchmarkResult
 
 #: Keys whose presence together identifies a harness result (schema 1 or 2).
 SIGNATURE = ("miniverl_version", "schema_version", "arms")
@@ -128,6 +128,10 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
     if not looks_like_harness(doc):
         return None
     assert isinstance(doc, dict)
+    from pydantic import ValidationError
+
+    from evalview.harness.models import BenchmarkResult
+
     text = raw.decode("utf-8")
     nonfinite = sorted(_nonfinite_paths(doc, ""))
     try:
@@ -140,7 +144,11 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
 
 
 def read_harness(path: str | Path) -> HarnessFile | None:
-    """Read `path` if it is a harness result file (None for any other file or a directory)."""
+    """Read `path` if it is a harness result file (None for any other file or a directory).
+
+    Cheap for anything else: a directory is not opened, and the models (pydantic) are imported
+    only once the content carries the harness signature.
+    """
     p = Path(path)
     if not p.is_file():
         return None
