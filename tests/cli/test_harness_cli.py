@@ -146,3 +146,24 @@ def test_compare_harness_with_episode_read_is_refused(
     closed = Path(__file__).resolve().parents[2] / "sample_runs" / "fail-fast"
     code, _out, err = _run(capsys, "compare", str(THREE), str(closed))
     assert code == 1 and "benchmark-harness result" in err
+
+
+def test_closed_run_commands_never_load_the_harness_models() -> None:
+    """Reading a closed run must not pay for the harness's pydantic models; a harness file's
+    check must not import Textual."""
+    import subprocess
+    import sys
+
+    closed = Path(__file__).resolve().parents[2] / "sample_runs" / "fail-fast"
+    script = (
+        "import sys\n"
+        "from evalview.cli import main\n"
+        "main(['check', sys.argv[1], '--json'])\n"
+        "assert 'evalview.harness.models' not in sys.modules, 'closed run loaded harness models'\n"
+        "main(['check', sys.argv[2], '--json'])\n"
+        "assert 'evalview.harness.models' in sys.modules\n"
+        "assert 'textual' not in sys.modules, 'check imported textual'\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, str(closed), str(SHIPPED)],
+                          capture_output=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr.decode()
