@@ -167,3 +167,17 @@ def test_closed_run_commands_never_load_the_harness_models() -> None:
     proc = subprocess.run([sys.executable, "-c", script, str(closed), str(SHIPPED)],
                           capture_output=True, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr.decode()
+
+
+def test_hostile_arm_names_print_as_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = json.loads(SHIPPED.read_text())
+    for a in doc["arms"]:
+        if a["name"] == "opd-exact":
+            a["name"] = "[bold red]opd\x1b[31m-exact[/]"
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(doc))
+    code, out, _ = _run(capsys, "score", str(path))
+    assert code == 0
+    assert "\x1b" not in out and "[bold red]opd" in out

@@ -147,3 +147,18 @@ def test_nan_is_never_shown_as_a_number(tmp_path: Path) -> None:
     row = next(a for a in card.arms if a.name == "opd-exact")
     assert row.reads[0].measured["tokens_per_solved_task"] is None
     assert row.measured["tokens_per_solved_task"] is None
+
+
+def test_single_run_submission(tmp_path: Path) -> None:
+    """`benchmark-submission.json`: one arm at one seed; no reference, no delta, no claim."""
+    doc = shipped()
+    doc["seeds"] = [1234]
+    doc["arms"] = [a for a in doc["arms"] if a["name"] == "opd-exact" and a["seed"] == 1234]
+    hf = read(tmp_path, doc)
+    assert hf.result is not None and hf.result.submission
+    found = audit_harness(hf)
+    assert {f.code for f in found if f.severity.value == "warning"} == {"EV804", "EV805"}
+    assert any("single-run submission" in f.message for f in found if f.code == "EV805")
+    card = score_harness(hf.result, found)
+    assert card.reference is None and card.arms[0].delta_vs_reference is None
+    assert card.arms[0].contrast is None and SINGLE_SEED_LABEL in card.arms[0].labels

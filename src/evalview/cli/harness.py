@@ -312,8 +312,9 @@ def _refuse(message: str, as_json: bool) -> int:
 def export(args: argparse.Namespace) -> int:
     """`evalview export FILE --output-dir DIR` for a harness result (same exit codes)."""
     from evalview.cli.output import finding_text
-    from evalview.harness.export import HarnessAuditRefused, export_harness
+    from evalview.harness.export import export_harness
     from evalview.report.destination import Refused
+    from evalview.report.export import AuditRefused
 
     err = error_console()
     if args.metric:
@@ -322,7 +323,7 @@ def export(args: argparse.Namespace) -> int:
         return EXIT_REFUSED
     try:
         done = export_harness(args.path, args.output_dir)
-    except HarnessAuditRefused as exc:
+    except AuditRefused as exc:
         err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
         for f in exc.findings:
             err.print(finding_text(f, "red"))

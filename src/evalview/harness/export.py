@@ -24,13 +24,14 @@ from typing import Any
 import orjson
 
 from evalview import __version__
-from evalview.findings import Finding, Severity
+from evalview.findings import Severity
 from evalview.harness.audit import _HOME, _IDENTITY_KEYS, audit_harness
 from evalview.harness.models import BenchmarkResult
 from evalview.harness.read import HarnessFile, read_harness
 from evalview.harness.score import HarnessScore, score_harness
 from evalview.load.errors import InputError
 from evalview.report.destination import Refused, check_destination
+from evalview.report.export import AuditRefused
 from evalview.report.sanitize import Scrubber, local_user_names
 
 FORMAT = "evalview.harness-result/v1"
@@ -40,14 +41,6 @@ INDEX_HTML = "index.html"
 _GPU_KEYS = ("available", "name", "total_memory_gib", "capability", "driver_version",
              "device_count")
 _OS_KEYS = ("system", "name", "release", "machine")
-
-
-class HarnessAuditRefused(Refused):
-    """The audit finds errors: the file is not exported. The findings are attached."""
-
-    def __init__(self, message: str, findings: list[Finding]) -> None:
-        super().__init__(message)
-        self.findings = findings
 
 
 @dataclass
@@ -150,7 +143,7 @@ def export_harness(
     findings = audit_harness(hf)
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors or hf.result is None:
-        raise HarnessAuditRefused(
+        raise AuditRefused(
             f"{src}: the audit finds {len(errors)} error(s); an inconsistent result is not "
             "exported. Fix them (see `evalview check`) and export again.", errors)
     res: BenchmarkResult = hf.result

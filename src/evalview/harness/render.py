@@ -12,19 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import jinja2
-
-from evalview.report.render import CSP, interval, pct
-
-_ENV = jinja2.Environment(
-    loader=jinja2.PackageLoader("evalview.report", "templates"),
-    autoescape=True,
-    undefined=jinja2.StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
-_ENV.filters["pct"] = pct
-_ENV.filters["interval"] = interval
+from evalview.report.render import CSP, ENV
 
 
 def _pt(x: float | None) -> str:
@@ -36,13 +24,13 @@ def _pos(x: float) -> str:
     return f"{100 * min(max(x, 0.0), 1.0):.2f}%"
 
 
-_ENV.filters["pt"] = _pt
-_ENV.filters["pos"] = _pos
+ENV.filters["pt"] = _pt
+ENV.filters["pos"] = _pos
 
 
 def render_html(doc: dict[str, Any]) -> str:
     from evalview.harness.score import MEASURED, measured_text
 
-    template = _ENV.get_template("harness.html.j2")
+    template = ENV.get_template("harness.html.j2")
     measured = [(key, label) for key, label, _unit in MEASURED]
     return template.render(d=doc, csp=CSP, measured=measured, fmt_measured=measured_text)
