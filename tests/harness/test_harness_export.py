@@ -107,3 +107,20 @@ def test_episode_options_are_refused(tmp_path: Path, option: list[str]) -> None:
     dest = tmp_path / "o"
     code = main(["export", str(SINGLE), "--output-dir", str(dest), *option])
     assert code == 1 and not dest.exists()
+
+
+def test_injected_markup_in_arm_names_stays_text(tmp_path: Path) -> None:
+    doc = json.loads((SAMPLES / "cpu-toy-calc-equal-update-v2.json").read_text())
+    for a in doc["arms"]:
+        if a["name"] == "opd-exact":
+            a["name"] = "<script>alert(1)</script><img src=x>"
+    source = tmp_path / "in" / "r.json"
+    source.parent.mkdir()
+    source.write_text(json.dumps(doc))
+    code, dest = _export(tmp_path, source)
+    assert code == 0
+    page = _Rows()
+    html = (dest / "index.html").read_text()
+    page.feed(html)
+    assert page.scripts == 0 and page.external == []
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
