@@ -127,7 +127,7 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
 
 
 def _harness(name: str) -> App[Any]:
-    from evalview.harness.read import read_harness
+    from evalview.load.harness_result import read_harness
     from evalview.tui.harness_app import harness_app
 
     hf = read_harness(Path("sample_runs/harness") / name)

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from harness_docs import arm, read, shipped, write
 
-from evalview.harness.models import ArmResult, BenchmarkResult
-from evalview.harness.read import read_harness
 from evalview.load.errors import InputError
+from evalview.load.harness_result import read_harness
+from evalview.model.harness import ArmResult, BenchmarkResult
 
 
 def test_detected_by_content_whatever_the_name(tmp_path: Path) -> None:

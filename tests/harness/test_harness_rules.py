@@ -129,7 +129,7 @@ def test_mutation_triggers_rule(code: str, tmp_path: Path) -> None:
 
 def test_duplicate_key_is_ev105(tmp_path: Path) -> None:
     from evalview.harness.audit import audit_harness
-    from evalview.harness.read import read_harness
+    from evalview.load.harness_result import read_harness
     from evalview.samples.harness import harness_bytes
 
     raw = harness_bytes(shipped()).replace(b'"notes":', b'"notes": "first",\n  "notes":', 1)

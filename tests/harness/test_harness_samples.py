@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from evalview.harness.audit import audit_harness
-from evalview.harness.read import read_harness
+from evalview.load.harness_result import read_harness
 from evalview.samples.harness import HARNESS_DIR, HARNESS_SAMPLES
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / HARNESS_DIR

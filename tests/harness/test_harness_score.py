@@ -11,8 +11,8 @@ from harness_docs import findings, read, shipped, three
 from statsmodels.stats.proportion import proportion_confint
 
 from evalview.harness.audit import SINGLE_SEED_LABEL, audit_harness
-from evalview.harness.models import BenchmarkResult
 from evalview.harness.score import score_harness
+from evalview.model.harness import BenchmarkResult
 
 
 def _score(doc: dict, tmp_path: Path, **kw: bool):  # type: ignore[no-untyped-def]

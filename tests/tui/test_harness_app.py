@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import DataTable, Static, TabbedContent
 
 from evalview.harness.audit import SINGLE_SEED_LABEL
-from evalview.harness.read import read_harness
+from evalview.load.harness_result import read_harness
 from evalview.tui.harness_app import HarnessApp, harness_app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"

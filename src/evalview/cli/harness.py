@@ -23,8 +23,8 @@ from evalview.cli.output import (
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from evalview.harness.read import HarnessFile
     from evalview.harness.score import ArmRow, HarnessScore
+    from evalview.load.harness_result import HarnessFile
 
 FORMAT = "miniverl-benchmark-result"
 
@@ -37,7 +37,7 @@ def measured_text(key: str, value: float | int | None) -> str:
 
 def read_if_harness(path: str) -> HarnessFile | None:
     """The harness file at `path`, or None for any other input. Raises InputError."""
-    from evalview.harness.read import read_harness
+    from evalview.load.harness_result import read_harness
 
     return read_harness(path)
 
@@ -312,9 +312,9 @@ def _refuse(message: str, as_json: bool) -> int:
 def export(args: argparse.Namespace) -> int:
     """`evalview export FILE --output-dir DIR` for a harness result (same exit codes)."""
     from evalview.cli.output import finding_text
-    from evalview.harness.export import export_harness
     from evalview.report.destination import Refused
     from evalview.report.export import AuditRefused
+    from evalview.report.harness_export import export_harness
 
     err = error_console()
     if args.metric:

@@ -118,8 +118,8 @@ def main(argv: Sequence[str]) -> int:
     if path is None:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
-    from evalview.harness.read import read_harness
     from evalview.load.errors import InputError
+    from evalview.load.harness_result import read_harness
 
     try:
         harness = read_harness(path)

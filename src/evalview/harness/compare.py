@@ -17,8 +17,8 @@ from typing import Any
 from evalview.findings import Finding
 from evalview.harness import rules as R
 from evalview.harness.audit import SINGLE_SEED_LABEL
-from evalview.harness.models import BenchmarkResult
 from evalview.harness.score import MIN_SEEDS_FOR_CLAIM, HarnessScore
+from evalview.model.harness import BenchmarkResult
 
 #: The provenance fields that must agree for a matched comparison, in the spec's order.
 MATCHED_FIELDS = ("hardware", "software", "miniverl_version", "git_commit")

@@ -19,7 +19,7 @@ from typing import Any
 
 from evalview.findings import Finding
 from evalview.harness.audit import REFERENCE_ARM, SINGLE_SEED_LABEL, declared_diff, solved_count
-from evalview.harness.models import ArmResult, BenchmarkResult
+from evalview.model.harness import ArmResult, BenchmarkResult
 from evalview.stats.intervals import Interval, wilson_interval
 
 #: A claim needs at least this many shared seeds (reporting rules: three replicate pairs).

@@ -18,8 +18,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from evalview.findings import Finding, count_by_severity
-from evalview.harness.read import HarnessFile
 from evalview.harness.score import MEASURED, HarnessScore, measured_text
+from evalview.load.harness_result import HarnessFile
 from evalview.tui.bars import interval_bar
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct
 from evalview.tui.safe import esc, plain

@@ -1,5 +1,4 @@
-"""Importing this package registers every check, family by family (and the EV8xx harness rules,
-which `evalview.harness.audit` runs on harness results rather than on closed runs)."""
+"""Importing this package registers every check, family by family."""
 
 from evalview.audit.checks import (  # noqa: F401
     closure,
@@ -8,4 +7,3 @@ from evalview.audit.checks import (  # noqa: F401
     publication,
     summary,
 )
-from evalview.harness import rules as _harness_rules  # noqa: F401

@@ -19,7 +19,7 @@ from evalview.load.bounds import MAX_BYTES
 from evalview.load.errors import InputError
 
 if TYPE_CHECKING:
-    from evalview.harness.models import BenchmarkResult
+    from evalview.model.harness import BenchmarkResult
 
 #: Keys whose presence together identifies a harness result (schema 1 or 2).
 SIGNATURE = ("miniverl_version", "schema_version", "arms")
@@ -130,7 +130,7 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
     assert isinstance(doc, dict)
     from pydantic import ValidationError
 
-    from evalview.harness.models import BenchmarkResult
+    from evalview.model.harness import BenchmarkResult
 
     text = raw.decode("utf-8")
     nonfinite = sorted(_nonfinite_paths(doc, ""))

@@ -26,10 +26,10 @@ import orjson
 from evalview import __version__
 from evalview.findings import Severity
 from evalview.harness.audit import _HOME, _IDENTITY_KEYS, audit_harness
-from evalview.harness.models import BenchmarkResult
-from evalview.harness.read import HarnessFile, read_harness
 from evalview.harness.score import HarnessScore, score_harness
 from evalview.load.errors import InputError
+from evalview.load.harness_result import HarnessFile, read_harness
+from evalview.model.harness import BenchmarkResult
 from evalview.report.destination import Refused, check_destination
 from evalview.report.export import AuditRefused
 from evalview.report.sanitize import Scrubber, local_user_names
@@ -133,7 +133,7 @@ def export_harness(
 
     Raises InputError (exit 2) or Refused (exit 1, nothing written).
     """
-    from evalview.harness.render import render_html
+    from evalview.report.harness_render import render_html
 
     src, dest = Path(source), Path(output_dir)
     check_destination(src, dest)
