@@ -10,16 +10,16 @@ import pytest
 from textual.widgets import DataTable, Static, TabbedContent
 
 from evalview.harness.audit import SINGLE_SEED_LABEL
-from evalview.load.harness_result import read_harness
+from evalview.session import open_harness
 from evalview.tui.harness_app import HarnessApp, harness_app
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
 
 
 def _app(name: str) -> HarnessApp:
-    hf = read_harness(SAMPLES / name)
-    assert hf is not None
-    return harness_app(hf)
+    opened = open_harness(SAMPLES / name)
+    assert opened is not None
+    return harness_app(opened)
 
 
 def _cells(table: DataTable[Any], column: str) -> list[str]:

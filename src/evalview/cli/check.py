@@ -14,7 +14,6 @@ from evalview.cli.output import (
     EXIT_REFUSED,
     console,
     emit_json,
-    fail_unreadable,
     finding_text,
 )
 
@@ -53,25 +52,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.audit import RULES, audit
-    from evalview.cli.harness import read_if_harness
-    from evalview.findings import count_by_severity
-    from evalview.load import InputError, load_run
+    from evalview.audit import RULES
+    from evalview.load import ReadOptions
+    from evalview.session import open_harness, open_run
 
-    try:
-        harness = read_if_harness(args.path)  # a benchmark-harness result: arms x seeds
-        if harness is None:
-            # short-lived, and the audit never reads the episode table: see load_closed_run
-            loaded = load_run(args.path, freeze=True, lazy_table=True)
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
+    harness = open_harness(args.path)  # a benchmark-harness result: arms x seeds, EV8xx
     if harness is not None:
-        from evalview.harness.audit import audit_harness
-
-        findings = audit_harness(harness)
+        findings, counts = harness.findings, harness.counts
     else:
-        findings = audit(loaded)
-    counts = count_by_severity(findings)
+        # short-lived, and the audit never reads the episode table: see load_closed_run
+        session = open_run(args.path, read=ReadOptions(freeze=True, lazy_table=True))
+        findings, counts = session.findings, session.counts
     failing = counts["error"] + (counts["warning"] if args.strict else 0)
     ok = failing == 0
     if args.json:

@@ -13,12 +13,9 @@ from rich.table import Table
 
 from evalview.cli.output import (
     EXIT_OK,
-    EXIT_REFUSED,
     console,
     emit_json,
-    error_console,
     escape,
-    fail_unreadable,
     pct,
 )
 
@@ -73,41 +70,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def refuse(message: str, *, as_json: bool, command: str) -> int:
-    """A refusal (exit 1): the message on stderr, and with --json one document on stdout."""
-    if as_json:
-        emit_json({"refused": True, "error": message, "exit_code": EXIT_REFUSED})
-    error_console().print(f"[bold red]evalview {command}: refused.[/] {escape(message)}")
-    return EXIT_REFUSED
-
-
 def run(args: argparse.Namespace) -> int:
-    from evalview.cli import harness
     from evalview.compare.paired import compare_runs
-    from evalview.compare.reads import Refused
-    from evalview.load import InputError, load_run
+    from evalview.errors import Refused
+    from evalview.load import load_run
+    from evalview.session import open_harness
 
-    try:
-        ha, hb = harness.read_if_harness(args.a), harness.read_if_harness(args.b)
-        if ha is not None and hb is not None:
-            return harness.compare(ha, hb, args)
-        if ha is not None or hb is not None:
-            which = args.a if ha is not None else args.b
-            return refuse(
-                f"{which} is a benchmark-harness result and the other is an episode read; "
-                "compare two harness results, or two reads of one schedule.",
-                as_json=args.json, command="compare",
-            )
-        a = load_run(args.a)
-        b = load_run(args.b)
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
-    try:
-        result = compare_runs(
-            a, b, label_a=args.a, label_b=args.b, allow_off_protocol=args.allow_off_protocol
+    harness_a, harness_b = open_harness(args.a), open_harness(args.b)
+    if harness_a is not None and harness_b is not None:  # two benchmark-harness results
+        from evalview.cli.harness import compare as compare_harness_files
+
+        return compare_harness_files(harness_a, harness_b, args)
+    if harness_a is not None or harness_b is not None:
+        which = args.a if harness_a is not None else args.b
+        raise Refused(
+            f"{which} is a benchmark-harness result and the other is an episode read; compare "
+            "two harness results, or two reads of one schedule."
         )
-    except Refused as exc:
-        return refuse(str(exc), as_json=args.json, command="compare")
+    a = load_run(args.a)
+    b = load_run(args.b)
+    result = compare_runs(
+        a, b, label_a=args.a, label_b=args.b, allow_off_protocol=args.allow_off_protocol
+    )
     if args.json:
         emit_json(result.to_json())
     else:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from evalview.harness.score import ArmRow, HarnessScore
-    from evalview.load.harness_result import HarnessFile
+    from evalview.session import HarnessSession
 
 FORMAT = "miniverl-benchmark-result"
 
@@ -35,13 +35,6 @@ def measured_text(key: str, value: float | int | None) -> str:
     return text(key, value)
 
 
-def read_if_harness(path: str) -> HarnessFile | None:
-    """The harness file at `path`, or None for any other input. Raises InputError."""
-    from evalview.load.harness_result import read_harness
-
-    return read_harness(path)
-
-
 # ---------------------------------------------------------------------------------------- score
 
 #: score options that mean something only for episode reads.
@@ -49,10 +42,10 @@ _EPISODE_ONLY = (("view", "--view"), ("benchmark", "--benchmark"), ("metric", "-
                  ("allow_off_protocol", "--allow-off-protocol"))
 
 
-def score(hf: HarnessFile, args: argparse.Namespace) -> int:
-    from evalview.harness.audit import audit_harness
+def score(session: HarnessSession, args: argparse.Namespace) -> int:
     from evalview.harness.score import score_harness
 
+    hf = session.file
     path = str(args.path)
     given = [flag for attr, flag in _EPISODE_ONLY if getattr(args, attr, None)]
     if given:
@@ -63,7 +56,7 @@ def score(hf: HarnessFile, args: argparse.Namespace) -> int:
         else:
             error_console().print(f"[bold red]✗[/] {escape(message)}")
         return EXIT_REFUSED
-    findings = audit_harness(hf)
+    findings = session.findings
     if hf.result is None:
         refusals = [f"{f.code} {f.message}" for f in findings if f.severity.value == "error"]
         if args.json:
@@ -250,25 +243,23 @@ def _measured_lines(card: HarnessScore) -> list[str]:
 
 # -------------------------------------------------------------------------------------- compare
 
-def compare(hf_a: HarnessFile, hf_b: HarnessFile, args: argparse.Namespace) -> int:
-    from evalview.harness.audit import SINGLE_SEED_LABEL, audit_harness
-    from evalview.harness.compare import HarnessMismatch, compare_harness
+def compare(side_a: HarnessSession, side_b: HarnessSession, args: argparse.Namespace) -> int:
+    from evalview.harness.audit import SINGLE_SEED_LABEL
+    from evalview.harness.compare import compare_harness
     from evalview.harness.score import score_harness
 
     results = []
-    for hf, label in ((hf_a, args.a), (hf_b, args.b)):
+    for side, label in ((side_a, args.a), (side_b, args.b)):
+        hf = side.file
         if hf.result is None:
             message = (f"{label}: not a valid benchmark-harness result "
                        f"({hf.problems[0].message}); run `evalview check {label}`.")
             return _refuse(message, args.json)
-        results.append((hf.result, score_harness(hf.result, audit_harness(hf), allow_errors=True)))
+        results.append((hf.result, score_harness(hf.result, side.findings, allow_errors=True)))
     (res_a, card_a), (res_b, card_b) = results
-    try:
-        cmp = compare_harness(res_a, res_b, card_a, card_b, label_a=str(args.a),
-                              label_b=str(args.b),
-                              allow_mismatch=getattr(args, "allow_mismatch", False))
-    except HarnessMismatch as exc:
-        return _refuse(str(exc), args.json)
+    # HarnessMismatch is a Refused: `evalview.cli` words it and exits 1
+    cmp = compare_harness(res_a, res_b, card_a, card_b, label_a=str(args.a), label_b=str(args.b),
+                          allow_mismatch=getattr(args, "allow_mismatch", False))
     if args.json:
         emit_json({"a_path": str(args.a), "b_path": str(args.b)} | cmp.to_json())
         return EXIT_OK
@@ -309,28 +300,18 @@ def _refuse(message: str, as_json: bool) -> int:
 
 # --------------------------------------------------------------------------------------- export
 
-def export(args: argparse.Namespace) -> int:
-    """`evalview export FILE --output-dir DIR` for a harness result (same exit codes)."""
-    from evalview.cli.output import finding_text
-    from evalview.report.destination import Refused
-    from evalview.report.export import AuditRefused
+def export(session: HarnessSession, args: argparse.Namespace) -> int:
+    """`evalview export FILE --output-dir DIR` for a harness result (same exit codes; refusals
+    are raised and worded by `evalview.cli` with export's `show_refusal`)."""
+    from evalview.errors import Refused
     from evalview.report.harness_export import export_harness
 
-    err = error_console()
     if args.metric:
-        err.print("[bold red]✗ refused:[/] --metric applies to episode reads; a benchmark-harness "
-                  "result has none. Drop the option.")
-        return EXIT_REFUSED
+        raise Refused("--metric applies to episode reads; a benchmark-harness result has none. "
+                      "Drop the option.")
+    err = error_console()
     try:
-        done = export_harness(args.path, args.output_dir)
-    except AuditRefused as exc:
-        err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
-        for f in exc.findings:
-            err.print(finding_text(f, "red"))
-        return EXIT_REFUSED
-    except Refused as exc:
-        err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
-        return EXIT_REFUSED
+        done = export_harness(session, args.output_dir)
     except OSError as exc:
         err.print(f"[bold red]✗ refused:[/] cannot write {escape(str(args.output_dir))} "
                   f"({escape(exc.strerror or str(exc))}); nothing was written.")

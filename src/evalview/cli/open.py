@@ -119,10 +119,10 @@ def main(argv: Sequence[str]) -> int:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
     from evalview.load.errors import InputError
-    from evalview.load.harness_result import read_harness
+    from evalview.session import PsrFiles, open_harness
 
     try:
-        harness = read_harness(path)
+        harness = open_harness(path)
     except InputError as exc:
         error_console().print(f"[bold red]evalview:[/] {escape(str(exc))}")
         return EXIT_UNREADABLE
@@ -132,7 +132,6 @@ def main(argv: Sequence[str]) -> int:
         done = harness_app(harness).run()
         return EXIT_OK if done is None else int(done)
     from evalview.tui.app import EvalViewApp
-    from evalview.tui.session import PsrFiles
 
     files = PsrFiles(args.bare_targets, args.catalog)
     result = EvalViewApp(path, psr_files=files).run()

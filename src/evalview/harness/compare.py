@@ -14,6 +14,7 @@ import statistics
 from dataclasses import dataclass
 from typing import Any
 
+from evalview.errors import Refused
 from evalview.findings import Finding
 from evalview.harness import rules as R
 from evalview.harness.audit import SINGLE_SEED_LABEL
@@ -24,7 +25,7 @@ from evalview.model.harness import BenchmarkResult
 MATCHED_FIELDS = ("hardware", "software", "miniverl_version", "git_commit")
 
 
-class HarnessMismatch(Exception):
+class HarnessMismatch(Refused):
     """Two results from different machines, software or commits (exit 1 without the flag)."""
 
 

@@ -17,9 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from evalview.load.bounds import MAX_BYTES
 from evalview.load.errors import InputError
+from evalview.load.reader import Reader, Reading, ReadOptions
+from evalview.load.source import Source
 
 if TYPE_CHECKING:
     from evalview.model.harness import BenchmarkResult
+
+#: The registry's name of the format (`Reading.format`).
+FORMAT = "benchmark-harness"
 
 #: Keys whose presence together identifies a harness result (schema 1 or 2).
 SIGNATURE = ("miniverl_version", "schema_version", "arms")
@@ -141,6 +146,37 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
         result = None
         problems = [_problem(doc, text, e) for e in exc.errors(include_url=False)]
     return HarnessFile(path, text, doc, result, problems, sorted(set(duplicates)), nonfinite)
+
+
+def _detect(source: Source) -> bool:
+    """The harness writes `schema_version` and `miniverl_version` first; `arms` comes after the
+    configs, so it is looked for in the whole (cached) file."""
+    if source.is_dir:
+        return False
+    head = source.head()
+    if b'"miniverl_version"' not in head or b'"schema_version"' not in head:
+        return False
+    return b'"arms"' in source.raw
+
+
+def _read(source: Source, options: ReadOptions) -> Reading:
+    hf = read_harness_bytes(source.path, source.raw)
+    if hf is None:
+        raise InputError(
+            f"{source.path}: names miniverl_version and schema_version but is not a "
+            "benchmark-harness result (a JSON object with an `arms` list). Pass the harness's "
+            "<name>.json or benchmark-submission.json as written."
+        )
+    return Reading(source.path, FORMAT, payload=hf)
+
+
+#: Joins the registry (`evalview.load.registry.READERS`): no episode read, the file as payload.
+READER = Reader(
+    name=FORMAT,
+    summary="miniVERL benchmark-harness result (BenchmarkResult, schema 1 or 2): arms x seeds",
+    detect=_detect,
+    read=_read,
+)
 
 
 def read_harness(path: str | Path) -> HarnessFile | None:

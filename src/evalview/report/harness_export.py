@@ -25,14 +25,14 @@ import orjson
 
 from evalview import __version__
 from evalview.findings import Severity
-from evalview.harness.audit import _HOME, _IDENTITY_KEYS, audit_harness
+from evalview.harness.audit import _HOME, _IDENTITY_KEYS
 from evalview.harness.score import HarnessScore, score_harness
-from evalview.load.errors import InputError
-from evalview.load.harness_result import HarnessFile, read_harness
+from evalview.load.harness_result import HarnessFile
 from evalview.model.harness import BenchmarkResult
 from evalview.report.destination import Refused, check_destination
 from evalview.report.export import AuditRefused
 from evalview.report.sanitize import Scrubber, local_user_names
+from evalview.session import HarnessSession
 
 FORMAT = "evalview.harness-result/v1"
 RESULT_JSON = "result.json"
@@ -127,20 +127,19 @@ def result_bytes(doc: dict[str, Any]) -> bytes:
 
 
 def export_harness(
-    source: str | Path, output_dir: str | Path, *, scrubber: Scrubber | None = None,
+    session: HarnessSession, output_dir: str | Path, *, scrubber: Scrubber | None = None,
 ) -> HarnessExported:
-    """Export the harness file `source` into the new directory `output_dir`.
+    """Export the opened harness result into the new directory `output_dir`.
 
-    Raises InputError (exit 2) or Refused (exit 1, nothing written).
+    Raises Refused (exit 1, nothing written): the destination exists or lies beside the source,
+    or the audit found errors.
     """
     from evalview.report.harness_render import render_html
 
-    src, dest = Path(source), Path(output_dir)
+    src, dest = session.path, Path(output_dir)
     check_destination(src, dest)
-    hf = read_harness(src)
-    if hf is None:
-        raise InputError(f"{src}: not a benchmark-harness result.")
-    findings = audit_harness(hf)
+    hf = session.file
+    findings = session.findings
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors or hf.result is None:
         raise AuditRefused(

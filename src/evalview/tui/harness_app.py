@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from evalview.findings import Finding, count_by_severity
 from evalview.harness.score import MEASURED, HarnessScore, measured_text
 from evalview.load.harness_result import HarnessFile
+from evalview.session import HarnessSession
 from evalview.tui.bars import interval_bar
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct
 from evalview.tui.safe import esc, plain
@@ -254,12 +255,11 @@ class HarnessApp(App[int]):
         return "\n".join(lines)
 
 
-def harness_app(hf: HarnessFile) -> HarnessApp:
-    """Audit and score `hf` (headless) and build the app over the result."""
-    from evalview.harness.audit import audit_harness
+def harness_app(session: HarnessSession) -> HarnessApp:
+    """Score the opened harness result (headless, `evalview.session`) and build the app."""
     from evalview.harness.score import score_harness
 
-    findings = audit_harness(hf)
+    hf, findings = session.file, session.findings
     card = None
     if hf.result is not None:
         # shown even with audit errors (for review), with the refusal in the header
