@@ -81,3 +81,27 @@ def test_single_seed_and_submission_properties() -> None:
     doc["arms"] = [a for a in doc["arms"] if a["seed"] == 1234 and a["name"] == "opd-exact"]
     res = BenchmarkResult.model_validate(doc)
     assert res.single_seed and res.submission
+
+
+def test_the_registry_reads_it_as_a_payload_not_a_run(tmp_path: Path) -> None:
+    from evalview.load import read_input
+    from evalview.load.harness_result import FORMAT, HarnessFile
+    from evalview.load.registry import load_run
+
+    path = write(tmp_path, shipped())
+    reading = read_input(path)
+    assert reading.format == FORMAT == "benchmark-harness" and reading.runs == ()
+    assert isinstance(reading.payload, HarnessFile) and reading.payload.result is not None
+    with pytest.raises(InputError, match="benchmark-harness input, which holds no episode read"):
+        load_run(path)
+
+
+def test_session_opens_harness_files_only(tmp_path: Path) -> None:
+    from evalview.session import open_harness
+
+    closed = Path(__file__).resolve().parents[2] / "sample_runs" / "fail-fast"
+    assert open_harness(closed) is None
+    assert open_harness(tmp_path / "missing.json") is None
+    opened = open_harness(write(tmp_path, shipped()))
+    assert opened is not None and opened.counts["error"] == 0
+    assert {f.code for f in opened.findings} == {"EV807"}
