@@ -53,15 +53,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evalview.audit import RULES
-    from evalview.load import ReadOptions
+    from evalview.load import ReadOptions, Source
     from evalview.session import open_harness, open_run
 
-    harness = open_harness(args.path)  # a benchmark-harness result: arms x seeds, EV8xx
+    source = Source(args.path)  # read once, whichever reader takes it
+    harness = open_harness(source)  # a benchmark-harness result: arms x seeds, EV8xx
     if harness is not None:
         findings, counts = harness.findings, harness.counts
     else:
         # short-lived, and the audit never reads the episode table: see load_closed_run
-        session = open_run(args.path, read=ReadOptions(freeze=True, lazy_table=True))
+        session = open_run(source, read=ReadOptions(freeze=True, lazy_table=True))
         findings, counts = session.findings, session.counts
     failing = counts["error"] + (counts["warning"] if args.strict else 0)
     ok = failing == 0
