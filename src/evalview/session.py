@@ -278,7 +278,7 @@ def partial_credit(
     run: Run, options: PsrOptions | None = None
 ) -> tuple[RunPsrReport | None, str | None]:
     """The run's reconstructed PSR, or why it has none (a refusal, or a bug in the core)."""
-    from evalview.psr import PsrError, score_run
+    from evalview.psr import PsrError, score_psr_run
 
     if run.kind != "closed-run":
         return None, (
@@ -286,7 +286,7 @@ def partial_credit(
             "verifier messages partial credit is read from. Open the closed run it came from."
         )
     try:
-        return score_run(run, options), None
+        return score_psr_run(run, options), None
     except PsrError as exc:
         return None, str(exc)
     except Exception as exc:
