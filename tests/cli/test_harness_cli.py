@@ -181,3 +181,16 @@ def test_hostile_arm_names_print_as_written(
     code, out, _ = _run(capsys, "score", str(path))
     assert code == 0
     assert "\x1b" not in out and "[bold red]opd" in out
+
+
+def test_invalid_harness_file_is_checked_and_refused_by_score(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    doc = json.loads(SHIPPED.read_text())
+    doc["arms"][2]["reviewer"] = "x"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc, indent=2))
+    code, out, _ = _run(capsys, "check", str(path))
+    assert code == 1 and "EV801 harness-schema" in out and "arms[2].reviewer" in out
+    code, _out, err = _run(capsys, "score", str(path), "--allow-errors")
+    assert code == 1 and "not a valid BenchmarkResult" in err

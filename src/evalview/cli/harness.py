@@ -63,7 +63,7 @@ def score(session: HarnessSession, args: argparse.Namespace) -> int:
             emit_json({"path": path, "format": FORMAT, "refused": True, "refusals": refusals,
                        "arms": None, "findings": [f.to_json() for f in findings]})
         else:
-            _print_refusals(error_console(), path, refusals)
+            _print_refusals(error_console(), path, refusals, valid=False)
         return EXIT_REFUSED
     card = score_harness(hf.result, findings, allow_errors=args.allow_errors)
     if args.json:
@@ -79,12 +79,16 @@ def score(session: HarnessSession, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _print_refusals(out: Console, path: str, refusals: list[str]) -> None:
+def _print_refusals(out: Console, path: str, refusals: list[str], *, valid: bool = True) -> None:
     out.print(f"[bold red]✗ {escape(path)}: refused, no score reported.[/]")
     for r in refusals:
         out.print(f"  [bold red]{escape(r)}[/]")
-    out.print("  [dim]`evalview check` lists every finding; --allow-errors scores it anyway, "
-              "labelled not publishable.[/]")
+    if valid:
+        out.print("  [dim]`evalview check` lists every finding; --allow-errors scores it anyway, "
+                  "labelled not publishable.[/]")
+    else:
+        out.print("  [dim]The file is not a valid BenchmarkResult, so nothing in it can be "
+                  "scored; fix the keys above (or restore the original) first.[/]")
 
 
 def _signed_pt(x: float | None) -> str:
@@ -166,7 +170,11 @@ def _line(cells: list[tuple[str, int]], row: ArmRow | None = None) -> str:
 
 
 def _name_width(card: HarnessScore) -> int:
-    return min(28, max([len(a.name) for a in card.arms] + [3]) + 2)
+    names = [len(a.name) + (len(_REF) if a.is_reference else 0) for a in card.arms]
+    return min(30, max([*names, 3]) + 2)
+
+
+_REF = " (ref.)"
 
 
 def _arm_lines(card: HarnessScore) -> list[str]:
@@ -177,7 +185,7 @@ def _arm_lines(card: HarnessScore) -> list[str]:
     lines = ["[bold]per arm: success rate over seeds (the harness's table)[/]",
              "[dim]" + _line(head) + "[/]"]
     for row in card.arms:
-        name = row.name + (" (ref.)" if row.is_reference else "")
+        name = row.name + (_REF if row.is_reference else "")
         steps = str(row.optimizer_steps) + ("*" if row.steps_vary else "")
         delta = "reference" if row.is_reference else _signed_pt(row.delta_vs_reference)
         lines.append(_line([
