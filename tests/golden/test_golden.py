@@ -33,6 +33,7 @@ PSR_INPUTS = "sample_runs/psr/checkpoint-inputs.json"
 BARE = "sample_runs/psr/bare-targets.json"
 CATALOG = "sample_runs/psr/catalog.json"
 LEROBOT = "sample_runs/lerobot"
+HARNESS = "sample_runs/harness/"
 
 #: name -> argv; `{tmp}` is the per-session temporary directory (holding `candidate/` and
 #: `export-robo/result.json`).
@@ -86,6 +87,20 @@ CASES: dict[str, list[str]] = {
                                  "--bootstrap", "0"],
     "compare-lerobot-20k-40k": ["compare", f"{LEROBOT}/smolvla-libero-20k.json",
                                 f"{LEROBOT}/smolvla-libero-40k.json", "--json"],
+    # benchmark-harness results (issue 14)
+    "check-harness-shipped": ["check", HARNESS + "cpu-toy-calc-equal-update-v2.json", "--json"],
+    "check-harness-v1": ["check", HARNESS + "cpu-toy-calc-equal-update-v1.json", "--json"],
+    "check-harness-undeclared": ["check", HARNESS + "gpu-calc-hard-undeclared-difference.json",
+                                 "--json"],
+    "score-harness-shipped": ["score", HARNESS + "cpu-toy-calc-equal-update-v2.json", "--json"],
+    "score-harness-single-seed": ["score", HARNESS + "gpu-calc-hard-single-seed.json", "--json"],
+    "score-harness-3seeds": ["score", HARNESS + "gpu-calc-hard-equal-update-3seeds.json",
+                             "--json"],
+    "compare-harness-unmatched": ["compare", HARNESS + "gpu-calc-hard-equal-update-3seeds.json",
+                                  HARNESS + "gpu-calc-hard-single-seed.json", "--json"],
+    "compare-harness-allow": ["compare", HARNESS + "gpu-calc-hard-equal-update-3seeds.json",
+                              HARNESS + "gpu-calc-hard-single-seed.json", "--json",
+                              "--allow-mismatch"],
 }
 
 #: name -> source of `evalview export`; its result.json (or its refusal) is the golden output.
@@ -93,6 +108,8 @@ EXPORTS: dict[str, str] = {
     "export-robo": ROBO,
     "export-fail-fast": FAIL_FAST,
     "export-faulty": FAULTY,
+    "export-harness-single-seed": HARNESS + "gpu-calc-hard-single-seed.json",
+    "export-harness-undeclared": HARNESS + "gpu-calc-hard-undeclared-difference.json",
 }
 
 

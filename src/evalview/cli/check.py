@@ -46,7 +46,10 @@ examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", metavar="PATH", help="closed-run directory or results JSON")
+    p.add_argument(
+        "path", metavar="PATH",
+        help="closed-run directory or results JSON (a benchmark-harness result too)",
+    )
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
     p.add_argument(
         "--strict", action="store_true", help="warnings fail the check too (exit 1)"
@@ -59,14 +62,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.load import ReadOptions
-    from evalview.session import open_reads
+    from evalview.load import ReadOptions, Source
+    from evalview.session import open_harness, open_reads
 
+    source = Source(args.path)  # read once, whichever reader takes it
+    harness = open_harness(source)  # a benchmark-harness result: arms x seeds, EV8xx
+    if harness is not None:
+        return _check_one(args, harness.findings, harness.counts)
     # short-lived, and the audit never reads the episode table: see load_closed_run
-    reads = open_reads(args.path, name=args.read, read=ReadOptions(freeze=True, lazy_table=True))
+    reads = open_reads(source, name=args.read, read=ReadOptions(freeze=True, lazy_table=True))
     if len(reads) > 1:
         return _check_reads(args, reads)
-    return _check_one(args, reads[0][1])
+    return _check_one(args, reads[0][1].findings, reads[0][1].counts)
 
 
 def _check_reads(args: argparse.Namespace, reads: list[tuple[str | None, Session]]) -> int:
@@ -114,8 +121,9 @@ def _print_findings(findings: list[Finding]) -> None:
         out.print()
 
 
-def _check_one(args: argparse.Namespace, session: Session) -> int:
-    findings, counts = session.findings, session.counts
+def _check_one(
+    args: argparse.Namespace, findings: list[Finding], counts: dict[str, int]
+) -> int:
     ok = _passes(counts, strict=args.strict)
     if args.json:
         emit_json(

@@ -81,8 +81,14 @@ def show_refusal(exc: Exception, args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     from evalview.report.export import export_run
     from evalview.report.export_summary import export_summary
+    from evalview.session import open_harness
 
     err = error_console()
+    harness = open_harness(args.path)
+    if harness is not None:  # a benchmark-harness result: its own document and page
+        from evalview.cli.harness import export as export_harness_file
+
+        return export_harness_file(harness, args)
     try:
         done = export_run(
             args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap,
