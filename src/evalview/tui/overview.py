@@ -152,10 +152,13 @@ class OverviewPane(VerticalScroll):
 
     def scores_updated(self) -> None:
         card = self.session.scorecard
-        if card is not None:
-            self.query_one("#card-aggregate", Static).update(
-                aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending)
-            )
+        # Not composed yet (the bootstrap can finish first on a busy machine): compose reads the
+        # session's card, which is already the full one, so there is nothing to update.
+        for static in self.query("#card-aggregate").results(Static):
+            if card is not None:
+                static.update(
+                    aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending)
+                )
 
 
 def _card(title: str, body: RenderableType, *, id: str | None = None) -> Static:
