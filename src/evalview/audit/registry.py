@@ -105,10 +105,14 @@ TOO_MANY_EPISODES = rule(
     "EV110", "too-many-episodes", E, "More than 10,000 episodes; episodes not read."
 )
 EMPTY_LINE = rule("EV111", "empty-line", E, "episodes.jsonl has an empty line inside it.")
+TOO_DEEP = rule(
+    "EV112", "nested-too-deep", E, "A JSON value is nested deeper than 128 levels; not read."
+)
 
 PROBLEM_RULES = {
     "not-utf8": NOT_UTF8,
     "invalid-json": INVALID_JSON,
     "duplicate-key": DUPLICATE_KEY,
     "nonfinite-number": NONFINITE_NUMBER,
+    "too-deep": TOO_DEEP,
 }

@@ -117,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
-    from evalview.load import InputError, load_run
+    from evalview.load import load_run
+    from evalview.load.input_path import check_input_path
     from evalview.model.run import DEFAULT_MESSAGE_KEY
     from evalview.psr import PsrOptions, score_inputs, score_run
     from evalview.psr.inputs import (
@@ -130,8 +131,7 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     from evalview.psr.parser import DEFAULT_UPPER_BOUND_LABELS, PsrError, normalize_labels
 
     path = Path(args.input)
-    if not (path.exists() or path.is_symlink()):
-        raise InputError(f"{path}: no such file or directory.")
+    check_input_path(path)  # before anything is opened: no symlink, FIFO or device
     labels = (
         DEFAULT_UPPER_BOUND_LABELS
         if args.upper_bound_labels is None

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
 from evalview.load.closed_run import load_closed_run
 from evalview.load.errors import InputError
+from evalview.load.input_path import check_input_path, read_input_file
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
 __all__ = ["FILE_LOADERS", "InputError", "load_run"]
@@ -31,9 +33,8 @@ def load_run(
     called with (bytes done, total) while a closed run is read (a single file is one step).
     """
     p = Path(path)
-    if not os_exists(p):
-        raise InputError(f"{p}: no such file or directory.")
-    if p.is_dir():
+    st = check_input_path(p)  # before anything is opened: no symlink, FIFO or device
+    if stat.S_ISDIR(st.st_mode):
         return load_closed_run(
             p, message_key=message_key, freeze=freeze, lazy_table=lazy_table, progress=progress
         )
@@ -45,10 +46,7 @@ def load_run(
             lazy_table=lazy_table,
             progress=progress,
         )
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{p}: cannot be read ({exc.strerror}).") from exc
+    raw = read_input_file(p)
     import evalview.report.reopen  # noqa: F401  (registers the exported result.json loader)
 
     for loader in FILE_LOADERS:

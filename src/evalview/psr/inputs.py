@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from evalview.load.bounds import MAX_BYTES
 from evalview.load.errors import InputError
+from evalview.load.input_path import read_input_file
 from evalview.load.safe_json import parse_strict
 from evalview.psr.parser import BareTargets, PsrError
 
@@ -60,19 +60,7 @@ class CheckpointInputs:
 
 def read_json_file(path: Path, what: str) -> Any:
     """Strictly parsed JSON of a bounded file; InputError (exit 2) when it cannot be read."""
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise InputError(f"{path}: the {what} cannot be read ({exc.strerror}).") from exc
-    if size > MAX_BYTES:
-        raise InputError(
-            f"{path}: the {what} is {size / 2**20:.1f} MiB, over the bound of "
-            f"{MAX_BYTES // 2**20} MiB; split it."
-        )
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: the {what} cannot be read ({exc.strerror}).") from exc
+    raw = read_input_file(path, what)  # no symlink, FIFO or device; bounded
     value, problem = parse_strict(raw)
     if problem is not None:
         at = f":{problem.line}" if problem.line is not None else ""

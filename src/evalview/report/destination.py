@@ -21,11 +21,19 @@ def run_root(source: Path) -> Path:
 
 
 def check_destination(source: Path, dest: Path) -> Path:
-    """The resolved destination, or Refused when it exists or lies inside the run."""
+    """The resolved destination, or Refused when it exists, lies inside the run, or its parent
+    is missing (only the final directory is ever created)."""
     if os.path.lexists(dest):
         raise Refused(
             f"{dest} already exists; export only writes a new directory. "
             "Choose a new --output-dir (or remove the old export yourself)."
+        )
+    parent = dest.parent
+    if not os.path.isdir(parent):
+        raise Refused(
+            f"{dest}: its parent {parent} does not exist (or is not a directory); export creates "
+            f"only the final directory, never a chain of them. Create {parent} first, or choose "
+            "an --output-dir inside an existing directory."
         )
     resolved = dest.resolve()  # follows symlinks of existing parents and collapses `..`
     root = run_root(source)

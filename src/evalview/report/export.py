@@ -57,18 +57,6 @@ def _umask() -> int:
     return mask
 
 
-def _make_parents(parent: Path) -> list[Path]:
-    """Create missing parents; return the ones created (deepest last) so a refusal can undo."""
-    missing: list[Path] = []
-    p = parent
-    while not os.path.lexists(p):
-        missing.append(p)
-        p = p.parent
-    for d in reversed(missing):
-        d.mkdir()
-    return list(reversed(missing))
-
-
 def export_run(
     source: str | Path,
     output_dir: str | Path,
@@ -85,14 +73,14 @@ def export_run(
     seam for tests that change an input mid-export.
     """
     from evalview.audit import audit
-    from evalview.load import InputError, load_run
+    from evalview.load import load_run
+    from evalview.load.input_path import check_input_path
     from evalview.report.builder import build_result
     from evalview.stats import score_run
     from evalview.stats.bootstrap import DEFAULT_RESAMPLES
 
     src, dest = Path(source), Path(output_dir)
-    if not os.path.lexists(src):
-        raise InputError(f"{src}: no such file or directory.")
+    check_input_path(src)  # before the snapshot opens anything: no symlink, FIFO or device
     check_destination(src, dest)
     before = snapshot.take(src)
     run = load_run(src)
@@ -114,7 +102,6 @@ def export_run(
     result = build_result(run, card, findings, metrics=metrics, scrubber=scrubber)
     payload = {RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")}
 
-    created = _make_parents(dest.parent) if not dest.parent.exists() else []
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
     try:
         os.chmod(tmp, 0o777 & ~_umask())
@@ -135,10 +122,5 @@ def export_run(
         os.rename(tmp, dest)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
-        for d in reversed(created):
-            try:
-                d.rmdir()
-            except OSError:
-                break
         raise
     return Exported(dest, result, [dest / name for name in payload], findings)

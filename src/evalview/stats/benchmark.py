@@ -53,17 +53,9 @@ class BenchmarkDeclaration:
 def load_benchmark(path: str | Path) -> BenchmarkDeclaration:
     """Read and validate a declaration file. Raises InputError (exit 2) saying what to fix."""
     p = Path(path)
-    try:
-        if p.is_symlink():
-            raise InputError(f"{p}: is a symbolic link; pass the declaration file itself.")
-        size = p.stat().st_size
-        if size > MAX_DECLARATION_BYTES:
-            raise InputError(f"{p}: {size:,} bytes is too large for a benchmark declaration.")
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError(
-            f"{p}: the benchmark declaration cannot be read ({exc.strerror})."
-        ) from exc
+    from evalview.load.input_path import read_input_file
+
+    raw = read_input_file(p, "benchmark declaration", MAX_DECLARATION_BYTES)
     value, problem = parse_strict(raw)
     if problem is not None:
         at = f":{problem.line}" if problem.line else ""
