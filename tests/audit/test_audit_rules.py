@@ -185,6 +185,8 @@ MUTATIONS: dict[str, tuple[Mutation, str | None]] = {
     "EV109": (_bound("MAX_BYTES", 4096), None),
     "EV110": (_bound("MAX_EPISODES", 5), "episodes"),
     "EV111": (_empty_line, "episodes.jsonl"),
+    "EV112": (raw("status.json", b'{"status": "completed",\n"x": ' + b"[" * 200 + b"]" * 200
+                  + b"}"), "status.json"),
     # manifest
     "EV201": (doc("manifest.json", "schema_version", "starvla-rsi.eval/v0"), "manifest.json"),
     "EV202": (doc_del("manifest.json", "benchmark.source_revision"), "manifest.json"),
@@ -254,6 +256,7 @@ MUTATIONS: dict[str, tuple[Mutation, str | None]] = {
     "EV402": (doc("status.json", "status", "completed"), "status.json"),
     "EV403": (doc("status.json", "episodes_written", 11), "status.json"),
     "EV404": (_records(lambda rs: rs.pop()), "manifest.json"),
+    "EV405": (raw("episodes.jsonl", b""), "episodes.jsonl"),
     # summary
     "EV501": (doc("summary.json", "run_id", "run-2"), "summary.json"),
     "EV502": (doc_del("summary.json", "attempted"), "summary.json"),

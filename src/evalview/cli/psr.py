@@ -22,6 +22,7 @@ from evalview.cli.output import (
 )
 
 if TYPE_CHECKING:
+    from evalview.model.run import Run
     from evalview.psr import CheckpointReport, RunPsrReport
 
 HELP = "reconstructed partial success rate (PSR) from verifier checkpoint messages"
@@ -158,7 +159,27 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
             "schedule already declares its tasks."
         )
     loaded = load_run(path, message_key=args.message_key or DEFAULT_MESSAGE_KEY)
+    _refuse_unread(loaded)
     return score_run(loaded, PsrOptions(labels, bare))
+
+
+def _refuse_unread(run: Run) -> None:
+    """PsrError when the run could not be read in full (a reading error: over a bound, a file
+    that is not a regular file, a broken line): partial credit over the part that was read would
+    report an "empty" or wrong score as if it were the run's, so refuse as `check` fails."""
+    from evalview.findings import Severity
+    from evalview.psr.parser import PsrError
+
+    errors = [f for f in run.reading_findings if f.severity is Severity.ERROR]
+    if not errors:
+        return
+    first = errors[0]
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    raise PsrError(
+        f"{run.path}: the run could not be read in full: {first.code} {first.message}{more}. "
+        "Partial credit is not scored from part of a run; fix the reading errors (see "
+        "`evalview check`) and run psr again."
+    )
 
 
 _RUN_FILES = ("manifest.json", "episodes.jsonl", "status.json", "summary.json")

@@ -519,8 +519,8 @@ def _parse_lines(
     """(record, line bytes) per nonempty line. With `batch`, lines that parse to an object are
     checked for duplicate keys and depth all at once (`parse_strict`'s colon count, summed over
     the lines: a dropped duplicate can only lower a line's count, so equal sums mean no line lost
-    a key); returns None when the sums differ or some line is too deep. Lines with a `\\u` escape, lines that fail and
-    non-objects take the exact per-line path."""
+    a key); returns None when the sums differ or a line is too deep. Lines with a `\\u` escape,
+    lines that fail and non-objects take the exact per-line path."""
     out: list[tuple[EpisodeRecord, bytes]] = []
     checked: list[tuple[bytes, dict[str, Any]]] = []
     offset = 0
