@@ -1,7 +1,8 @@
 """The rule registry: every finding evalview can make has a stable code, a severity and a doc page.
 
 Codes are grouped by family, like a linter's: EV1xx reading, EV2xx manifest, EV3xx episodes,
-EV4xx closure (status and completeness), EV5xx summary, EV6xx publication caveats. A code, once
+EV4xx closure (status and completeness), EV5xx summary, EV6xx publication caveats, EV9xx a
+reopened result.json whose recorded numbers disagree with its own episodes. A code, once
 published, never changes meaning; retired codes are not reused.
 """
 
@@ -23,6 +24,7 @@ FAMILIES = {
     "4": "closure",
     "5": "summary",
     "6": "publication",
+    "9": "reopened result",
 }
 
 

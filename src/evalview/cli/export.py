@@ -31,13 +31,18 @@ every string that is kept.
 
 Errored rollouts stay in the denominators as non-successes, with their category; infrastructure
 errors are shown as pending a re-run. The export refuses (exit 1, nothing written) when DIR
-exists or lies inside the run, when the audit finds an error, or when an input file changes
-while it is being read. The run itself is never modified.
+exists, lies inside the run or its parent is missing (only DIR itself is created), when the
+audit finds an error, when a published field holds a credential-shaped value (an API key,
+token, e-mail address, host name, private IP address or stack trace: finding EV606 names the
+field and its JSON path; --redact replaces them instead, and result.json and the page list what
+was replaced), or when an input file changes while it is being read. Control characters in the
+data never reach the files. The run itself is never modified.
 """
 EPILOG = """\
 exit codes:
   0  exported
-  1  refused (destination, audit errors, inputs changed); nothing was written
+  1  refused (destination, audit errors, credential-shaped values, inputs changed); nothing
+     was written
   2  the path could not be read as a run at all
 
 examples:
@@ -59,6 +64,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "repeatable",
     )
     p.add_argument(
+        "--redact", action="store_true",
+        help="replace credential-shaped values (API keys, tokens, e-mail addresses, host names, "
+        "private IP addresses, stack traces) instead of refusing; result.json and the page list "
+        "each replaced value's field",
+    )
+    p.add_argument(
         "--bootstrap", type=resamples, default=None, metavar="B",
         help="bootstrap resamples for the aggregate interval (default 10000; 0 turns it off)",
     )
@@ -72,7 +83,11 @@ def run(args: argparse.Namespace) -> int:
     err = error_console()
     try:
         done = export_run(
-            args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap
+            args.path,
+            args.output_dir,
+            metrics=tuple(args.metric),
+            bootstrap=args.bootstrap,
+            redact=args.redact,
         )
     except InputError as exc:
         return fail_unreadable(str(exc))
@@ -114,6 +129,11 @@ def run(args: argparse.Namespace) -> int:
                 f"[yellow]! --metric {escape(key)}: {missing} of {len(r.episodes)} episode(s) "
                 "have no numeric or boolean value; published as null.[/]"
             )
+    for item in r.redacted or ():
+        out.print(
+            f"[yellow]! --redact: {escape(item.path)} held {escape(item.kind)}; published as "
+            f"[redacted {escape(item.kind)}].[/]"
+        )
     if r.redactions:
         out.print(
             f"[yellow]! {r.redactions} string(s) held a local path, a user name or a "

@@ -216,7 +216,9 @@ def _write(output: Path, document: dict[str, Any], protected: list[tuple[Path, b
             )
     if target.is_dir():
         raise PsrError(f"{output}: OUTPUT is a directory; give a file path for the JSON report.")
-    data = orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+    from evalview.textsafe import escape_invisible_json
+
+    data = escape_invisible_json(orjson.dumps(document, option=orjson.OPT_INDENT_2)) + b"\n"
     try:
         fd, tmp = tempfile.mkstemp(prefix=".psr-", suffix=".json", dir=target.parent)
         with os.fdopen(fd, "wb") as fh:

@@ -18,11 +18,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from evalview import __version__
 from evalview.findings import Finding, Severity
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
-from evalview.report.destination import Refused
-from evalview.report.model import Result
+from evalview.report.destination import AuditRefused, Refused
+from evalview.report.leaks import Leak, find_leaks, redact_leaks
+from evalview.report.model import SCHEMA_VERSION, SOURCE_FORMAT, Result
 from evalview.report.sanitize import Scrubber
 from evalview.stats import Scorecard
 from evalview.stats.scorecard import NOT_PUBLISHABLE
@@ -154,7 +157,9 @@ def build_document(
             )
         labels.append(label)
     return {
+        "schema_version": SCHEMA_VERSION,
         "generator": {"name": "evalview", "version": __version__},
+        "source_format": SOURCE_FORMAT,
         "run_id": ident.run_id,
         "benchmark": {
             "name": ident.benchmark_name,
@@ -211,8 +216,11 @@ def build_result(
     *,
     metrics: Sequence[str] = (),
     scrubber: Scrubber | None = None,
+    redact: bool = False,
 ) -> Result:
-    """The validated, scrubbed result. Raises Refused when the run cannot be published."""
+    """The validated, scrubbed result. Raises Refused when the run cannot be published, and
+    AuditRefused (EV606) when a published field holds a credential-shaped value, unless
+    `redact`: then the value is replaced and listed in `redacted`."""
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         raise Refused(f"the audit finds {len(errors)} error(s); fix them before exporting.")
@@ -228,5 +236,53 @@ def build_result(
     document = build_document(run, card, findings, metrics=metrics)
     dropped = document.pop("redactions")
     clean = scrubber.scrub_tree(document)
-    clean["redactions"] = dropped + scrubber.redactions
-    return Result.model_validate(clean)
+    leaks = find_leaks(clean)
+    if leaks and not redact:
+        raise AuditRefused(
+            f"{run.path}: {len(leaks)} published field value(s) look like credentials or "
+            "machine details (API keys, tokens, e-mail addresses, host names, private IP "
+            "addresses, stack traces); nothing was written. Remove them from the run, or pass "
+            "--redact to publish them replaced (result.json and the page then list each one).",
+            [leak_finding(run, leak) for leak in leaks],
+        )
+    if leaks:
+        clean, leaks = redact_leaks(clean)
+        clean["redacted"] = [leak.to_json() for leak in leaks]
+    clean["redactions"] = dropped + scrubber.redactions + len(leaks)
+    # Validated from its JSON text, as a reader validates the file (strict types).
+    return Result.from_json(orjson.dumps(clean, option=orjson.OPT_SERIALIZE_NUMPY))
+
+
+def leak_finding(run: Run, leak: Leak) -> Finding:
+    """EV606 at the source of the leaked value: the episodes.jsonl line of a published episode,
+    manifest.json for the run's identity and declarations, the file itself for a result.json."""
+    from evalview.audit.checks.publication import CREDENTIAL_PUBLISHED
+
+    file, line, episode_id = _source_of(run, leak.path)
+    return CREDENTIAL_PUBLISHED(
+        f"result.json {leak.path}: the field `{leak.field}` holds a value shaped like "
+        f"{'an' if leak.kind[0] in 'AEIaei' else 'a'} {leak.kind}; it would be published. "
+        "Remove it from the run, or export with --redact to publish it replaced.",
+        file=file, line=line, episode_id=episode_id,
+    )
+
+
+_EPISODE_PATH = re.compile(r"^\$\.episodes\[(\d+)\]")
+_MANIFEST_FIELDS = ("$.run_id", "$.benchmark", "$.policy", "$.method", "$.protocol")
+
+
+def _source_of(run: Run, path: str) -> tuple[str, int | None, str | None]:
+    if run.kind != "closed-run":
+        return run.path.name, None, None
+    match = _EPISODE_PATH.match(path)
+    if match is not None:
+        cases = run.scheduled()
+        i = int(match.group(1))
+        if i < len(cases):
+            eid, file, line = str(cases.ids[i]), cases.file[i], int(cases.line[i])
+            if not file:  # an unattempted case: its id is the manifest schedule's
+                return "manifest.json", None, eid
+            return str(file), line if line > 0 else None, eid
+    if path.startswith(_MANIFEST_FIELDS):
+        return "manifest.json", None, None
+    return "episodes.jsonl", None, None  # task names and what the audit derived from records

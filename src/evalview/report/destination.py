@@ -10,9 +10,20 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from evalview.findings import Finding
+
 
 class Refused(Exception):
     """The export will not proceed; the message says why and what to do (exit 1)."""
+
+
+class AuditRefused(Refused):
+    """Refused because of findings (audit errors, credential-shaped values), attached for
+    display: the CLI and the app list each one with its place."""
+
+    def __init__(self, message: str, findings: list[Finding]) -> None:
+        super().__init__(message)
+        self.findings = findings
 
 
 def run_root(source: Path) -> Path:

@@ -21,21 +21,15 @@ import orjson
 
 from evalview.findings import Finding, Severity
 from evalview.report import snapshot
-from evalview.report.destination import Refused, check_destination
+from evalview.report.destination import AuditRefused, Refused, check_destination
 from evalview.report.model import Result
 from evalview.report.render import render_html
 from evalview.report.sanitize import Scrubber
 
+__all__ = ["AuditRefused", "Exported", "export_run", "result_bytes"]
+
 RESULT_JSON = "result.json"
 INDEX_HTML = "index.html"
-
-
-class AuditRefused(Refused):
-    """The record is inconsistent: the audit's error findings are attached for display."""
-
-    def __init__(self, message: str, findings: list[Finding]) -> None:
-        super().__init__(message)
-        self.findings = findings
 
 
 @dataclass
@@ -48,7 +42,10 @@ class Exported:
 
 def result_bytes(result: Result) -> bytes:
     """result.json as written: two-space indent, declared key order, trailing newline."""
-    return orjson.dumps(result.model_dump(mode="json"), option=orjson.OPT_INDENT_2) + b"\n"
+    # `redacted` is written only when --redact replaced something, so other exports are as before
+    skip = {"redacted"} if result.redacted is None else None
+    data = result.model_dump(mode="json", exclude=skip)
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
 
 
 def _umask() -> int:
@@ -65,10 +62,13 @@ def export_run(
     bootstrap: int | None = None,
     scrubber: Scrubber | None = None,
     before_commit: Callable[[], None] | None = None,
+    redact: bool = False,
 ) -> Exported:
     """Export the run at `source` into the new directory `output_dir`.
 
     Raises InputError (the input is unreadable, exit 2) or Refused (exit 1, nothing written).
+    A credential-shaped value in a published field refuses the export (EV606) unless `redact`,
+    which replaces it and lists it in result.json and on the page.
     `before_commit` runs after the files are written and before the inputs are re-checked: a
     seam for tests that change an input mid-export.
     """
@@ -99,7 +99,9 @@ def export_run(
         findings=findings,
         allow_off_protocol=True,  # exported, labelled OFF-PROTOCOL in the report
     )
-    result = build_result(run, card, findings, metrics=metrics, scrubber=scrubber)
+    result = build_result(
+        run, card, findings, metrics=metrics, scrubber=scrubber, redact=redact
+    )
     payload = {RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")}
 
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))

@@ -1,9 +1,11 @@
 """Reading an exported result.json back into a `Run`, so the TUI and `score` open publications.
 
-The per-episode outcomes are enough to rebuild the episode table, so every number recomputed from
-the reopened run equals the published one. The published audit warnings come back as the run's
-reading findings (the closed-run checks have no documents to look at). The pydantic model is
-imported only once the bytes look like our schema, so loading a closed run never pays for it.
+The per-episode outcomes are enough to rebuild the episode table, so every number the file records
+is recomputed from it (report/reaudit.py) and each disagreement is an error finding: the file is
+audited, not trusted. It is read strictly (exactly the schema's types). The published audit
+warnings come back as the run's reading findings (the closed-run checks have no documents). The
+pydantic model is imported only once the bytes look like our schema, so loading a closed run
+never pays for it.
 """
 
 from __future__ import annotations
@@ -39,13 +41,15 @@ def load_result_json(path: Path, raw: bytes) -> Run | None:
     from evalview.report.model import Result
 
     try:
-        result = Result.model_validate(value)
+        # strict, from the JSON text: exactly the types of docs/result.schema.json (a rate of
+        # `true` or "0.2", a success of 1 is refused, never coerced)
+        result = Result.from_json(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
+        loc = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
         raise InputError(
-            f"{path}: not a valid evalview result ({loc}: {first['msg']}). "
-            "Re-export it with `evalview export`."
+            f"{path}: not a valid evalview result ({loc}: {first['msg']}; see "
+            "docs/result.schema.json). Re-export it with `evalview export`."
         ) from exc
     if len(result.episodes) > MAX_EPISODES:
         raise InputError(f"{path}: {len(result.episodes):,} episodes, over the bound of 10,000.")
@@ -73,7 +77,7 @@ def load_result_json(path: Path, raw: bytes) -> Run | None:
         Finding(w.code, Severity(w.severity), w.message, w.file, w.line, w.episode_id)
         for w in result.audit_warnings
     ]
-    return Run(
+    run = Run(
         path=path,
         kind="result-json",
         identity=Identity(
@@ -100,6 +104,10 @@ def load_result_json(path: Path, raw: bytes) -> Run | None:
         reading_findings=warnings,
         bytes_read=len(raw),
     )
+    from evalview.report.reaudit import recompute_findings
+
+    run.reading_findings = warnings + recompute_findings(result, run, path.name)
+    return run
 
 
 FILE_LOADERS.append(load_result_json)

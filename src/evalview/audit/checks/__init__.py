@@ -5,5 +5,6 @@ from evalview.audit.checks import (  # noqa: F401
     episodes,
     manifest,
     publication,
+    reopened,
     summary,
 )
