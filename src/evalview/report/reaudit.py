@@ -38,7 +38,7 @@ def recompute_findings(result: Result, run: Run, file: str) -> list[Finding]:
     if not result.episodes:
         return [
             RR.NO_EPISODES(
-                f"{file} $.episodes: the list is empty, so none of the numbers this file records "
+                f"{file}: $.episodes: the list is empty, so none of the numbers this file records "
                 "(rates, counts, the aggregate) can be checked against an outcome. Re-export "
                 "the run.",
                 file=file,
@@ -63,7 +63,7 @@ def recompute_findings(result: Result, run: Run, file: str) -> list[Finding]:
     if recorded_selected != n:
         findings.append(
             RR.COUNT_MISMATCH(
-                f"{file} $.protocol.selected_cases: records {recorded_selected}; {where} give {n}.",
+                f"{file}: $.protocol.selected_cases: records {recorded_selected}; {where} give {n}.",
                 file=file,
             )
         )
@@ -88,7 +88,7 @@ def _episode_findings(result: Result, file: str) -> Iterator[Finding]:
             problem = f"is {e.status} but records an error category or type"
         if problem is not None:
             yield RR.EPISODE_INVALID(
-                f"{file} $.episodes[{i}]: episode {e.id!r} {problem}. Re-export the run.",
+                f"{file}: $.episodes[{i}]: episode {e.id!r} {problem}. Re-export the run.",
                 file=file, episode_id=e.id,
             )
 
@@ -109,7 +109,7 @@ def _task_findings(
         if not parts:
             parts.append("lists the tasks in another order or more than once")
         yield RR.TASKS_MISMATCH(
-            f"{file} $.tasks: {' and '.join(parts)} ({len(names)} listed; {where} give "
+            f"{file}: $.tasks: {' and '.join(parts)} ({len(names)} listed; {where} give "
             f"{len(want)}).",
             file=file,
         )
@@ -146,7 +146,7 @@ def _diff(
     if isinstance(recorded, list) and isinstance(expected, list):
         if len(recorded) != len(expected):
             yield RR.COUNT_MISMATCH(
-                f"{file} {path}: records {len(recorded)} entries; {where} give {len(expected)}.",
+                f"{file}: {path}: records {len(recorded)} entries; {where} give {len(expected)}.",
                 file=file,
             )
         for i, (r, e) in enumerate(zip(recorded, expected, strict=False)):
@@ -157,7 +157,7 @@ def _diff(
     rule = RR.RATE_MISMATCH if key in _RATES else RR.COUNT_MISMATCH
     about = f" (task {label!r})" if label is not None else ""
     yield rule(
-        f"{file} {path}{about}: records {_show(recorded)}; {where} give {_show(expected)}.",
+        f"{file}: {path}{about}: records {_show(recorded)}; {where} give {_show(expected)}.",
         file=file,
     )
 
@@ -165,7 +165,7 @@ def _diff(
 def _interval(recorded: Any, expected: Any, path: str, file: str, where: str) -> Iterator[Finding]:
     if isinstance(recorded, list) and len(recorded) == 2 and recorded[0] > recorded[1]:
         yield RR.INTERVAL_MISMATCH(
-            f"{file} {path}: the interval [{recorded[0]:g}, {recorded[1]:g}] has its low end above "
+            f"{file}: {path}: the interval [{recorded[0]:g}, {recorded[1]:g}] has its low end above "
             f"its high end; {where} give {_show(expected)}.",
             file=file,
         )
@@ -180,7 +180,7 @@ def _interval(recorded: Any, expected: Any, path: str, file: str, where: str) ->
     )
     if not same:
         yield RR.INTERVAL_MISMATCH(
-            f"{file} {path}: records {_show(recorded)}; {where} give {_show(expected)}.",
+            f"{file}: {path}: records {_show(recorded)}; {where} give {_show(expected)}.",
             file=file,
         )
 
