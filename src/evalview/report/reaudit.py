@@ -63,7 +63,8 @@ def recompute_findings(result: Result, run: Run, file: str) -> list[Finding]:
     if recorded_selected != n:
         findings.append(
             RR.COUNT_MISMATCH(
-                f"{file}: $.protocol.selected_cases: records {recorded_selected}; {where} give {n}.",
+                f"{file}: $.protocol.selected_cases: records {recorded_selected}; {where} "
+                f"give {n}.",
                 file=file,
             )
         )
@@ -165,8 +166,8 @@ def _diff(
 def _interval(recorded: Any, expected: Any, path: str, file: str, where: str) -> Iterator[Finding]:
     if isinstance(recorded, list) and len(recorded) == 2 and recorded[0] > recorded[1]:
         yield RR.INTERVAL_MISMATCH(
-            f"{file}: {path}: the interval [{recorded[0]:g}, {recorded[1]:g}] has its low end above "
-            f"its high end; {where} give {_show(expected)}.",
+            f"{file}: {path}: the interval [{recorded[0]:g}, {recorded[1]:g}] has its low end "
+            f"above its high end; {where} give {_show(expected)}.",
             file=file,
         )
         return
