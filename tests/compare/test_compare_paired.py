@@ -75,15 +75,20 @@ def test_no_discordant_pairs_declares_nothing() -> None:
 
 def test_errored_and_unattempted_pairs_are_excluded_and_listed(tmp_path: Path) -> None:
     ids = _ids("task-x", 6)
-    a = write_run(tmp_path / "a", dict(zip(ids, ["s", "f", "e:infrastructure", "s", "u", "s"],
-                                           strict=True)))
+    # A: fail_fast stopped it after the infrastructure error, so its last case is unattempted
+    a = write_run(tmp_path / "a", dict(zip(ids, ["s", "f", "s", "s", "e:infrastructure", "u"],
+                                           strict=True)), manifest={"protocol": {"fail_fast": True}})
     b = write_run(tmp_path / "b", dict(zip(ids, ["s", "s", "s", "e:policy", "s", "f"],
-                                           strict=True)))
-    cmp = compare_runs(load_run(a), load_run(b))
+                                           strict=True)), manifest={"protocol": {"fail_fast": True}})
+    with pytest.raises(Refused, match="errored rollout.*--allow-errors"):
+        compare_runs(load_run(a), load_run(b))
+    cmp = compare_runs(load_run(a), load_run(b), allow_errors=True)
     t = cmp.tasks[0]
-    assert (t.both, t.only_a, t.only_b, t.neither) == (1, 1, 1, 0)
+    assert (t.both, t.only_a, t.only_b, t.neither) == (2, 0, 1, 0)
     assert t.excluded == {"A error": 1, "B error": 1, "A unattempted": 1}
     assert cmp.overall.excluded == t.excluded
+    assert [p["episode_id"] for p in cmp.errored_pairs] == [ids[3], ids[4]]
+    assert any(label.startswith("not a publishable read") for label in cmp.labels)
 
 
 def test_episodes_in_only_one_read_are_reported(tmp_path: Path) -> None:
