@@ -76,10 +76,11 @@ def test_no_discordant_pairs_declares_nothing() -> None:
 def test_errored_and_unattempted_pairs_are_excluded_and_listed(tmp_path: Path) -> None:
     ids = _ids("task-x", 6)
     # A: fail_fast stopped it after the infrastructure error, so its last case is unattempted
-    a = write_run(tmp_path / "a", dict(zip(ids, ["s", "f", "s", "s", "e:infrastructure", "u"],
-                                           strict=True)), manifest={"protocol": {"fail_fast": True}})
-    b = write_run(tmp_path / "b", dict(zip(ids, ["s", "s", "s", "e:policy", "s", "f"],
-                                           strict=True)), manifest={"protocol": {"fail_fast": True}})
+    fail_fast = {"protocol": {"fail_fast": True}}
+    a_out = ["s", "f", "s", "s", "e:infrastructure", "u"]
+    b_out = ["s", "s", "s", "e:policy", "s", "f"]
+    a = write_run(tmp_path / "a", dict(zip(ids, a_out, strict=True)), manifest=fail_fast)
+    b = write_run(tmp_path / "b", dict(zip(ids, b_out, strict=True)), manifest=fail_fast)
     with pytest.raises(Refused, match="errored rollout.*--allow-errors"):
         compare_runs(load_run(a), load_run(b))
     cmp = compare_runs(load_run(a), load_run(b), allow_errors=True)
