@@ -81,7 +81,7 @@ def test_errored_and_unattempted_pairs_are_excluded_and_listed(tmp_path: Path) -
     b_out = ["s", "s", "s", "e:policy", "s", "f"]
     a = write_run(tmp_path / "a", dict(zip(ids, a_out, strict=True)), manifest=fail_fast)
     b = write_run(tmp_path / "b", dict(zip(ids, b_out, strict=True)), manifest=fail_fast)
-    with pytest.raises(Refused, match="errored rollout.*--allow-errors"):
+    with pytest.raises(Refused, match=r"errored rollout.*--allow-errors"):
         compare_runs(load_run(a), load_run(b))
     cmp = compare_runs(load_run(a), load_run(b), allow_errors=True)
     t = cmp.tasks[0]
