@@ -168,6 +168,12 @@ def _no_method(rd: Any, mp: pytest.MonkeyPatch) -> None:
     rd.edit("manifest.json", lambda d: (d.pop("method"), d.pop("method_origin")))
 
 
+def _completion_over_attempted(rd: Any, mp: pytest.MonkeyPatch) -> None:
+    """The fail-fast stop (11 attempted of 12 selected), its completion_rate over attempted."""
+    _fail_fast_stop(rd, mp)
+    rd.edit("summary.json", lambda d: d.update(completion_rate=7 / 11))
+
+
 KNOWN_USAGE = {"calls": 6, "input_tokens": 937, "output_tokens": 16, "cached_input_tokens": 22,
                "estimated_cost_usd": 0.000254, "latency_s": 2.707}
 
@@ -273,6 +279,7 @@ MUTATIONS: dict[str, tuple[Mutation, str | None]] = {
     "EV509": (doc("summary.json", "success_rate", True), "summary.json"),
     "EV510": (doc("summary.json", "success_rate", 0.6), "summary.json"),
     "EV511": (doc("summary.json", "successes", 9), "summary.json"),
+    "EV512": (_completion_over_attempted, "summary.json"),
     # publication
     "EV601": (_infra_error, "episodes.jsonl"),
     "EV602": (_fail_fast_stop, "manifest.json"),

@@ -165,6 +165,20 @@ def version_problem(run: Run, decl: BenchmarkDeclaration) -> str | None:
     return None
 
 
+def version_unverified(run: Run, decl: BenchmarkDeclaration) -> str | None:
+    """Why the run cannot be shown to be the declaration's release (it records no
+    benchmark.version_sha256, and a version is identified by its sha256), or None."""
+    bench = (run.manifest or {}).get("benchmark")
+    digest = bench.get("version_sha256") if isinstance(bench, dict) else None
+    if isinstance(digest, str):
+        return None
+    return (
+        f"benchmark version unverified: the run records no benchmark.version_sha256, so it "
+        f"cannot be shown to be release {decl.version_sha256[:12]}… of version "
+        f"{decl.version!r} ({decl.source}); record the sha256 in manifest.json"
+    )
+
+
 @dataclass(frozen=True)
 class DeclaredCases:
     """The cases to score under a declaration, or why the run does not fit it."""

@@ -17,7 +17,13 @@ import numpy as np
 from evalview.findings import Finding, Severity
 from evalview.model.run import ERROR, EpisodeTable, Run
 from evalview.stats.aggregate import all_tasks_mean
-from evalview.stats.benchmark import BenchmarkDeclaration, SeedSet, declared_cases, version_problem
+from evalview.stats.benchmark import (
+    BenchmarkDeclaration,
+    SeedSet,
+    declared_cases,
+    version_problem,
+    version_unverified,
+)
 from evalview.stats.bootstrap import DEFAULT_RESAMPLES, bootstrap_interval
 from evalview.stats.denominators import Denominators, Rates, count, outcomes, rates_of
 from evalview.stats.errors import (
@@ -171,6 +177,7 @@ class Scorecard:
             and not self.errored
             and not self.audit_errors
             and self.seed_set != "development"
+            and not any(label.startswith(NOT_PUBLISHABLE) for label in self.labels)
         )
 
     @property
@@ -241,10 +248,14 @@ def score_run(
 
     seed_set: SeedSet | None = None
     missing: tuple[str, ...] = ()
+    size_warning: str | None = None
+    unverified: str | None = None
     if benchmark is not None:
         problem = version_problem(run, benchmark)
         if problem is not None:
             refusals.append(Refusal("benchmark-version", f"{run.path}: {problem}."))
+        else:
+            unverified = version_unverified(run, benchmark)
         declared = declared_cases(run, benchmark)
         if declared.problem is not None:
             refusals.append(Refusal("seed-set", f"{run.path}: {declared.problem}."))
@@ -295,6 +306,7 @@ def score_run(
             )
         else:
             tasks = benchmark.subsets[view]
+            size_warning = view_size_problem(view, tasks, benchmark.source)
             keep = np.isin(cases.task, np.asarray(tasks, dtype=object))
             cases = _take(cases, keep)
             chosen = set(tasks)
@@ -352,6 +364,11 @@ def score_run(
             f"{len(missing)} declared case(s) missing from the run, counted as failures"
         )
 
+    if size_warning is not None:
+        labels.append(size_warning)
+    if unverified is not None:
+        labels.append(f"{NOT_PUBLISHABLE}: {unverified}")
+
     task_rows = _task_scores(cases, tasks, missing)
     with_cases = [t for t in task_rows if t.selected > 0]
     name = view if view is not None and labels[:1] == [APPENDIX_VIEW] else f"all-{len(tasks)}"
@@ -407,7 +424,8 @@ def _declared_seed_set(facts: ReadFacts) -> SeedSet | None:
 
 
 #: Where a conditioned read names its quality bin (docs/statistics.md, "quality tags").
-QUALITY_TAG_PLACES = (
+QUALITY_TAG_PLACES: tuple[tuple[str, ...], ...] = (
+    (),  # the manifest's top level
     ("policy",),
     ("protocol",),
     ("method", "configuration"),
@@ -415,8 +433,23 @@ QUALITY_TAG_PLACES = (
 QUALITY_TAG_KEYS = ("quality_tag", "quality_bin")
 
 
+def view_size_problem(view: str, tasks: Sequence[str], source: str) -> str | None:
+    """A warning when a declared view's name promises a size its task list does not have
+    (`informative_20` with 3 tasks): the table would be titled with the wrong number."""
+    import re
+
+    match = re.search(r"_(\d+)$", view)
+    if match is None or int(match.group(1)) == len(tasks):
+        return None
+    return (
+        f"warning: view {view!r} names {int(match.group(1))} tasks, but {source} declares "
+        f"{len(tasks)} for it; check the declaration before quoting this view"
+    )
+
+
 def untagged_quality_tags(run: Run) -> tuple[str, ...]:
-    """The manifest fields that condition the read on quality tag 0 (`0` or `"0"`)."""
+    """The manifest fields that condition the read on quality tag 0 (`0`, `0.0` or `"0"`),
+    at the top level or under policy, protocol or method.configuration."""
     found = []
     for place in QUALITY_TAG_PLACES:
         node: Any = run.manifest
@@ -426,10 +459,10 @@ def untagged_quality_tags(run: Run) -> tuple[str, ...]:
             continue
         for key in QUALITY_TAG_KEYS:
             value = node.get(key)
-            if (type(value) is int and value == 0) or (
+            if (type(value) in (int, float) and value == 0) or (
                 isinstance(value, str) and value.strip() == "0"
             ):
-                found.append(f"manifest.{'.'.join(place)}.{key} = {value!r}")
+                found.append(f"manifest.{'.'.join((*place, key))} = {value!r}")
     return tuple(found)
 
 
