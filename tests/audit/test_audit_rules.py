@@ -293,7 +293,7 @@ MUTATIONS: dict[str, tuple[Mutation, str | None]] = {
 #: triggers each of them (it has its own meta-test over these codes).
 MADE_ELSEWHERE = {
     "EV606": "tests/report/test_export_leaks.py",  # by the export
-    **{f"EV90{i}": "tests/report/test_reopen_audit.py" for i in range(1, 7)},  # by the reopen
+    **{f"EV90{i}": "tests/report/test_reopen_audit.py" for i in range(1, 7)},  # by the session
 }
 
 

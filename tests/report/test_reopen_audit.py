@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 from report_runs import EXAMPLE
 
-from evalview.audit import RULES, audit
+from evalview.audit import RULES
 from evalview.cli import main
 from evalview.load import InputError, load_run
 from evalview.report.export import export_run
 from evalview.report.schema import schema_text
+from evalview.session import open_run
 
 Doc = dict[str, Any]
 
@@ -86,8 +87,8 @@ def test_every_ev9_rule_has_a_doctored_file() -> None:
 
 
 def test_a_faithful_export_has_no_error(exported: Doc, tmp_path: Path) -> None:
-    run = load_run(_write(tmp_path, exported))
-    assert [f for f in audit(run) if f.severity.value == "error"] == []
+    findings = open_run(_write(tmp_path, exported)).findings
+    assert [f for f in findings if f.severity.value == "error"] == []
 
 
 @pytest.mark.parametrize("code", sorted(DOCTORED))
@@ -112,8 +113,8 @@ def test_doctored_file_is_an_error_naming_the_json_path(
 def test_doctored_headline_shows_both_numbers(exported: Doc, tmp_path: Path) -> None:
     doc = json.loads(json.dumps(exported))
     _headline(doc)
-    run = load_run(_write(tmp_path, doc))
-    (f,) = [f for f in audit(run) if f.message.startswith("result.json: $.rates.")]
+    findings = open_run(_write(tmp_path, doc)).findings
+    (f,) = [f for f in findings if f.message.startswith("result.json: $.rates.")]
     true_rate = exported["rates"]["selected_success_rate"]
     assert "records 0.9" in f.message and f"give {true_rate:.6g}" in f.message
 
@@ -124,7 +125,7 @@ def test_aggregate_uncertainty_is_recomputed(
 ) -> None:
     doc = json.loads(json.dumps(exported))
     mutate(doc)
-    codes = {f.code for f in audit(load_run(_write(tmp_path, doc)))}
+    codes = {f.code for f in open_run(_write(tmp_path, doc)).findings}
     assert codes & {"EV903", "EV904"}
 
 

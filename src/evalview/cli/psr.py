@@ -17,12 +17,11 @@ from evalview.cli.output import (
     emit_json,
     error_console,
     escape,
-    fail_unreadable,
     pct,
 )
+from evalview.load.closed_run import RUN_FILES
 
 if TYPE_CHECKING:
-    from evalview.model.run import Run
     from evalview.psr import CheckpointReport, RunPsrReport
 
 HELP = "reconstructed partial success rate (PSR) from verifier checkpoint messages"
@@ -99,17 +98,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.load import InputError
-    from evalview.psr import PsrError
-
-    try:
-        report = _score(args)
-        if args.output is not None:
-            _write(Path(args.output), report.to_json(), _protected(args))
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
-    except PsrError as exc:
-        return _refuse(str(exc), as_json=args.json)
+    report = _score(args)
+    if args.output is not None:
+        _write(Path(args.output), report.to_json(), _protected(args))
     if args.json:
         emit_json(report.to_json())
     else:
@@ -118,21 +109,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
-    from evalview.load import load_run
-    from evalview.load.input_path import check_input_path
+    from evalview.load import ReadOptions, Source, read_input, select_run
+    from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
     from evalview.model.run import DEFAULT_MESSAGE_KEY
     from evalview.psr import PsrOptions, score_inputs, score_run
-    from evalview.psr.inputs import (
-        load_bare_targets,
-        load_catalog,
-        looks_like_checkpoint_inputs,
-        parse_checkpoint_inputs,
-        read_json_file,
-    )
+    from evalview.psr.inputs import load_bare_targets, load_catalog, parse_checkpoint_inputs
     from evalview.psr.parser import DEFAULT_UPPER_BOUND_LABELS, PsrError, normalize_labels
 
     path = Path(args.input)
-    check_input_path(path)  # before anything is opened: no symlink, FIFO or device
+    source = Source(path)
+    source.check()  # before anything is opened: no symlink, FIFO or device; bounded
     labels = (
         DEFAULT_UPPER_BOUND_LABELS
         if args.upper_bound_labels is None
@@ -140,10 +126,11 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     )
     bare = None if args.bare_targets is None else load_bare_targets(Path(args.bare_targets))
 
-    value: Any = None
-    if path.is_file() and path.name not in _RUN_FILES:
-        value = read_json_file(path, "input")
-    if value is not None and looks_like_checkpoint_inputs(value):
+    if path.is_file() and path.name not in RUN_FILES:
+        source.strict_json("input")  # a broken JSON file is worded as PSR input (exit 2)
+    message_key = args.message_key or DEFAULT_MESSAGE_KEY
+    reading = read_input(source, ReadOptions(message_key=message_key))
+    if reading.format == CHECKPOINT_INPUTS:
         if args.message_key not in (None, DEFAULT_MESSAGE_KEY):
             raise PsrError(
                 f"{path}: --message-key applies to closed runs; checkpoint-input rows always "
@@ -151,38 +138,14 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
             )
         catalog = None if args.catalog is None else load_catalog(Path(args.catalog))
         options = PsrOptions(labels, bare, catalog, args.catalog)
-        return score_inputs(parse_checkpoint_inputs(path, value), options)
+        return score_inputs(parse_checkpoint_inputs(path, reading.payload), options)
 
     if args.catalog is not None:
         raise PsrError(
             f"{path}: --catalog applies to checkpoint-inputs files; a closed run's manifest "
             "schedule already declares its tasks."
         )
-    loaded = load_run(path, message_key=args.message_key or DEFAULT_MESSAGE_KEY)
-    _refuse_unread(loaded)
-    return score_run(loaded, PsrOptions(labels, bare))
-
-
-def _refuse_unread(run: Run) -> None:
-    """PsrError when the run could not be read in full (a reading error: over a bound, a file
-    that is not a regular file, a broken line): partial credit over the part that was read would
-    report an "empty" or wrong score as if it were the run's, so refuse as `check` fails."""
-    from evalview.findings import Severity
-    from evalview.psr.parser import PsrError
-
-    errors = [f for f in run.reading_findings if f.severity is Severity.ERROR]
-    if not errors:
-        return
-    first = errors[0]
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    raise PsrError(
-        f"{run.path}: the run could not be read in full: {first.code} {first.message}{more}. "
-        "Partial credit is not scored from part of a run; fix the reading errors (see "
-        "`evalview check`) and run psr again."
-    )
-
-
-_RUN_FILES = ("manifest.json", "episodes.jsonl", "status.json", "summary.json")
+    return score_run(select_run(reading), PsrOptions(labels, bare))
 
 
 def _protected(args: argparse.Namespace) -> list[tuple[Path, bool]]:
@@ -191,7 +154,7 @@ def _protected(args: argparse.Namespace) -> list[tuple[Path, bool]]:
     out: list[tuple[Path, bool]] = []
     if inp.is_dir():
         out.append((inp, True))
-    elif inp.name in _RUN_FILES:
+    elif inp.name in RUN_FILES:
         out.append((inp.parent, True))
     else:
         out.append((inp, False))
@@ -226,6 +189,11 @@ def _write(output: Path, document: dict[str, Any], protected: list[tuple[Path, b
         os.replace(tmp, target)
     except OSError as exc:
         raise PsrError(f"{output}: the report could not be written ({exc.strerror}).") from exc
+
+
+def show_refusal(exc: Exception, args: argparse.Namespace) -> None:
+    """How `evalview psr` words a refusal (exit 1, mapped in `evalview.cli`)."""
+    _refuse(str(exc), as_json=args.json)
 
 
 def _refuse(message: str, *, as_json: bool) -> int:
@@ -346,11 +314,7 @@ def _print_run(report: RunPsrReport, per_task: bool) -> None:
         wraps = col in ("task", "not scored")
         table.add_column(col, justify="left" if wraps else "right", no_wrap=not wraps)
     for t in report.tasks:
-        unscored = [f"{cat} error ×{len(ids)}" for cat, ids in t.errors.items()]
-        if t.unattempted:
-            unscored.append(f"unattempted ×{len(t.unattempted)}")
-        if t.invalid:
-            unscored.append(f"invalid ×{len(t.invalid)}")
+        unscored = t.not_scored()
         table.add_row(
             escape(t.task),
             pct(t.psr, 2),

@@ -265,7 +265,6 @@ def compare_runs(
     left out for an error is listed.
     """
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
-    errored = _refuse_unscorable([(a, fa), (b, fb)], allow_errors=allow_errors)
     refuse_mixed_benchmarks([fa, fb])
     refuse_mixed_seed_sets([fa, fb])
     for run, facts in ((a, fa), (b, fb)):
@@ -286,6 +285,7 @@ def compare_runs(
             "alike under the benchmark's protocol; pass --allow-off-protocol to compare them "
             "anyway (labelled OFF-PROTOCOL)."
         )
+    errored = _refuse_unscorable([(a, fa), (b, fb)], allow_errors=allow_errors)
     labels = ([OFF_PROTOCOL] if off else []) + (
         [DEVELOPMENT_LABEL] if fa.seed_set == DEVELOPMENT else []
     )
@@ -361,10 +361,12 @@ def _refuse_unscorable(
     from evalview.audit import audit
     from evalview.findings import Severity
     from evalview.stats.errors import errored_cases
+    from evalview.stats.reaudit import recompute_findings
 
     out = []
     for run, facts in reads:
-        errors = [f for f in audit(run) if f.severity is Severity.ERROR]
+        found = audit(run) + recompute_findings(run)
+        errors = [f for f in found if f.severity is Severity.ERROR]
         if errors:
             first = errors[0]
             raise Refused(

@@ -41,7 +41,11 @@ def check_input_path(path: Path, what: str = "input") -> os.stat_result:
     try:
         st = os.lstat(path)
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file or directory; the {what} cannot be read.") from None
+        if what == "input":
+            raise InputError(f"{path}: no such file or directory.") from None
+        raise InputError(
+            f"{path}: the {what} cannot be read (No such file or directory)."
+        ) from None
     except OSError as exc:
         raise InputError(f"{path}: the {what} cannot be read ({exc.strerror}).") from exc
     if stat.S_ISLNK(st.st_mode):

@@ -22,19 +22,14 @@ import orjson
 
 from evalview import __version__
 from evalview.findings import Finding, Severity
+from evalview.model.result import SCHEMA_VERSION, SOURCE_FORMAT, Result
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
-from evalview.report.destination import AuditRefused, Refused
+from evalview.report.destination import AuditRefused, ExportRefused
 from evalview.report.leaks import Leak, find_leaks, redact_leaks
-from evalview.report.model import SCHEMA_VERSION, SOURCE_FORMAT, Result
 from evalview.report.sanitize import Scrubber
 from evalview.stats import Scorecard
+from evalview.stats.published import published_numbers
 from evalview.stats.scorecard import NOT_PUBLISHABLE
-
-DENOMINATOR_LABELS = (
-    ("selected", "selected_success_rate", "successes / selected cases"),
-    ("attempted", "attempt_success_rate", "successes / attempted cases"),
-    ("completed", "success_rate", "successes / completed cases"),
-)
 
 #: Configuration keys that name credentials are dropped even from a "public" declaration.
 _CREDENTIAL_KEY = re.compile(
@@ -94,10 +89,6 @@ def _metric_value(data: dict[str, Any] | None, key: str) -> bool | int | float |
     return value if isinstance(value, bool | int | float) else None
 
 
-def _categories(counts: dict[str, int]) -> dict[str, int]:
-    return {c: int(counts.get(c, 0)) for c in ERROR_CATEGORIES}
-
-
 def build_document(
     run: Run,
     card: Scorecard,
@@ -114,7 +105,7 @@ def build_document(
         status = cases.status[i]
         eid = str(cases.ids[i])
         if status not in (COMPLETED, ERROR, UNATTEMPTED):
-            raise Refused(
+            raise ExportRefused(
                 f"{cases.file[i] or 'episodes.jsonl'}:{int(cases.line[i])} ({eid}): status "
                 f"{status!r} is neither completed nor error; fix the record (see `evalview check`)."
             )
@@ -135,19 +126,8 @@ def build_document(
             }
         )
 
-    d, rates = card.denominators, card.rates.to_json()
-    denominators = [
-        {
-            "name": name,
-            "rate_name": rate_name,
-            "label": label,
-            "successes": d.successes,
-            "denominator": getattr(d, name),
-            "rate": rates[rate_name],
-        }
-        for name, rate_name, label in DENOMINATOR_LABELS
-    ]
-    agg = card.aggregate
+    d = card.denominators
+    numbers = published_numbers(card)
     labels = []
     for label in card.labels:
         if label.startswith(NOT_PUBLISHABLE):
@@ -176,31 +156,13 @@ def build_document(
             "replan_interval": _int(proto.replan_interval),
             "fail_fast": proto.fail_fast,
         },
-        "denominators": denominators,
-        "counts": {
-            k: getattr(d, k)
-            for k in ("selected", "attempted", "completed", "errors", "successes", "unattempted")
-        },
-        "rates": rates,
-        # the score's own JSON (one source for both), less the view: an export is all-T
-        "aggregate": {k: v for k, v in agg.to_json().items() if k != "view"},
-        "tasks": [
-            {
-                "task": t.task,
-                "selected": t.selected,
-                "attempted": t.attempted,
-                "completed": t.completed,
-                "errors": t.errors,
-                "successes": t.successes,
-                "unattempted": t.unattempted,
-                "rate": t.rate if t.selected else None,
-                "wilson95": list(t.wilson95) if t.selected else None,
-                "error_categories": _categories(t.error_categories),
-            }
-            for t in card.tasks
-        ],
-        "error_categories": _categories(card.error_categories),
-        "pending_infrastructure_errors": card.pending,
+        "denominators": numbers["denominators"],
+        "counts": numbers["counts"],
+        "rates": numbers["rates"],
+        "aggregate": numbers["aggregate"],
+        "tasks": numbers["tasks"],
+        "error_categories": numbers["error_categories"],
+        "pending_infrastructure_errors": numbers["pending_infrastructure_errors"],
         "audit_warnings": [f.to_json() for f in findings if f.severity is Severity.WARNING],
         "labels": labels,
         "metrics_selected": list(metrics),
@@ -218,17 +180,17 @@ def build_result(
     scrubber: Scrubber | None = None,
     redact: bool = False,
 ) -> Result:
-    """The validated, scrubbed result. Raises Refused when the run cannot be published, and
-    AuditRefused (EV606) when a published field holds a credential-shaped value, unless
+    """The validated, scrubbed result. Raises ExportRefused when the run cannot be published,
+    and AuditRefused (EV606) when a published field holds a credential-shaped value, unless
     `redact`: then the value is replaced and listed in `redacted`."""
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
-        raise Refused(f"the audit finds {len(errors)} error(s); fix them before exporting.")
+        raise ExportRefused(f"the audit finds {len(errors)} error(s); fix them before exporting.")
     if card.refusals:
-        raise Refused(" ".join(r.message for r in card.refusals))
+        raise ExportRefused(" ".join(r.message for r in card.refusals))
     for key in metrics:
         if not key or "." in key or "/" in key:
-            raise Refused(
+            raise ExportRefused(
                 f"--metric {key!r}: name one top-level key of an episode's metrics object "
                 "(nested objects are never selected)."
             )

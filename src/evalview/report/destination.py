@@ -10,14 +10,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from evalview.errors import Refused
 from evalview.findings import Finding
 
+__all__ = ["AuditRefused", "ExportRefused", "Refused", "check_destination", "run_root"]
 
-class Refused(Exception):
+
+class ExportRefused(Refused):
     """The export will not proceed; the message says why and what to do (exit 1)."""
 
 
-class AuditRefused(Refused):
+class AuditRefused(ExportRefused):
     """Refused because of findings (audit errors, credential-shaped values), attached for
     display: the CLI and the app list each one with its place."""
 
@@ -35,13 +38,13 @@ def check_destination(source: Path, dest: Path) -> Path:
     """The resolved destination, or Refused when it exists, lies inside the run, or its parent
     is missing (only the final directory is ever created)."""
     if os.path.lexists(dest):
-        raise Refused(
+        raise ExportRefused(
             f"{dest} already exists; export only writes a new directory. "
             "Choose a new --output-dir (or remove the old export yourself)."
         )
     parent = dest.parent
     if not os.path.isdir(parent):
-        raise Refused(
+        raise ExportRefused(
             f"{dest}: its parent {parent} does not exist (or is not a directory); export creates "
             f"only the final directory, never a chain of them. Create {parent} first, or choose "
             "an --output-dir inside an existing directory."
@@ -49,7 +52,7 @@ def check_destination(source: Path, dest: Path) -> Path:
     resolved = dest.resolve()  # follows symlinks of existing parents and collapses `..`
     root = run_root(source)
     if resolved == root or resolved.is_relative_to(root):
-        raise Refused(
+        raise ExportRefused(
             f"{dest} is inside the run being exported ({source}); evalview never writes into "
             "the run it reads. Choose an --output-dir outside it."
         )

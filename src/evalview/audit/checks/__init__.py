@@ -5,6 +5,5 @@ from evalview.audit.checks import (  # noqa: F401
     episodes,
     manifest,
     publication,
-    reopened,
     summary,
 )

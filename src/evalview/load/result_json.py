@@ -1,11 +1,11 @@
 """Reading an exported result.json back into a `Run`, so the TUI and `score` open publications.
 
 The per-episode outcomes are enough to rebuild the episode table, so every number the file records
-is recomputed from it (report/reaudit.py) and each disagreement is an error finding: the file is
-audited, not trusted. It is read strictly (exactly the schema's types). The published audit
-warnings come back as the run's reading findings (the closed-run checks have no documents). The
-pydantic model is imported only once the bytes look like our schema, so loading a closed run
-never pays for it.
+is recomputed from it when the session audits the run (stats/reaudit.py), each disagreement an
+error finding: the file is audited, not trusted. It is read strictly (exactly the schema's
+types). The published audit warnings come back as the run's reading findings (the closed-run
+checks have no documents). The pydantic model is imported only once the bytes look like our
+schema, so loading a closed run never pays for it.
 """
 
 from __future__ import annotations
@@ -13,37 +13,50 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from evalview.findings import Finding, Severity
-from evalview.load import FILE_LOADERS
 from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
 from evalview.load.errors import InputError
-from evalview.load.safe_json import parse_strict
+from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.source import Source
 from evalview.model.run import Identity, Protocol, Run, build_table
 
 SCHEMA_MARKER = b'"evalview.result/v1"'
 
 
-def load_result_json(path: Path, raw: bytes) -> Run | None:
-    """A Run from an exported result.json; None when the file is some other JSON."""
-    if SCHEMA_MARKER not in raw[:4096]:
-        return None
+def _detect(source: Source) -> bool:
+    """Our schema identifier near the top, and the parsed document says so (a JSON that merely
+    mentions the identifier is someone else's)."""
+    if source.is_dir or SCHEMA_MARKER not in source.head():
+        return False
+    raw = source.raw
     if len(raw) > MAX_BYTES:
-        raise InputError(f"{path}: {len(raw) / 2**20:.1f} MiB is over the 128 MiB input bound.")
-    value, problem = parse_strict(raw)
+        raise InputError(
+            f"{source.path}: {len(raw) / 2**20:.1f} MiB is over the 128 MiB input bound."
+        )
+    value, problem = source.parsed
     if problem is not None:
         where = f":{problem.line}" if problem.line else ""
-        raise InputError(f"{path}{where}: {problem.detail}. Re-export the result.")
-    if not isinstance(value, dict) or value.get("schema_version") != "evalview.result/v1":
-        return None
+        raise InputError(f"{source.path}{where}: {problem.detail}. Re-export the result.")
+    return isinstance(value, dict) and value.get("schema_version") == "evalview.result/v1"
 
+
+def _read(source: Source, options: ReadOptions) -> Reading:
+    run = load_result_json(source.path, len(source.raw), source.json_value)
+    return Reading(source.path, "result-json", (NamedRun(None, run),))
+
+
+def load_result_json(path: Path, size: int, value: Any) -> Run:
+    """A Run from the parsed document of an exported result.json (`size`: its bytes)."""
     from pydantic import ValidationError
 
-    from evalview.report.model import Result
+    from evalview.model.result import Result
 
     try:
         # strict, from the JSON text: exactly the types of docs/result.schema.json (a rate of
         # `true` or "0.2", a success of 1 is refused, never coerced)
-        result = Result.from_json(raw)
+        result = Result.from_json(orjson.dumps(value))
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
@@ -102,12 +115,15 @@ def load_result_json(path: Path, raw: bytes) -> Run | None:
         documents={},
         records=[],
         reading_findings=warnings,
-        bytes_read=len(raw),
+        bytes_read=size,
+        published=result,  # recomputed from the episodes when the session audits the run
     )
-    from evalview.report.reaudit import recompute_findings
-
-    run.reading_findings = warnings + recompute_findings(result, run, path.name)
     return run
 
 
-FILE_LOADERS.append(load_result_json)
+READER = Reader(
+    name="result-json",
+    summary="a result.json written by `evalview export` (evalview.result/v1)",
+    detect=_detect,
+    read=_read,
+)

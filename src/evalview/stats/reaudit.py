@@ -1,8 +1,9 @@
 """A reopened result.json is audited, not trusted: every number it records is recomputed from the
 episodes it lists and each disagreement is an error finding (EV9xx) with its JSON path.
 
-The recomputation is the exporter's own: the episodes become a Run, the Run is scored and the
-document is built again exactly as `export` builds it, so a faithful file agrees to the last bit
+The recomputation is the exporter's own: the reopened Run (its episodes) is scored and mapped to
+the published numbers by the function `export` uses (stats/published.py), so a faithful file
+agrees to the last bit
 and a doctored one (a headline of 0.9 over episodes that give 0.2125, more successes than
 selected, an interval whose low end is above its high end) is named field by field, with the
 recorded and the recomputed number side by side (the app shows the message as is).
@@ -14,38 +15,34 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from evalview.audit.checks import reopened as RR
+from evalview import rules as RR
 from evalview.findings import Finding
+from evalview.model.result import Result
 from evalview.model.run import Run
-from evalview.report.model import Result
+from evalview.stats.published import DERIVED_KEYS, published_numbers
 
-#: The keys of result.json whose values are derived from the episodes.
-DERIVED = (
-    "denominators",
-    "counts",
-    "rates",
-    "aggregate",
-    "tasks",
-    "error_categories",
-    "pending_infrastructure_errors",
-)
+__all__ = ["recompute_findings"]
 _INTERVALS = ("wilson95", "ci95", "bootstrap")
 _RATES = ("rate", "mean", "se", "selected_success_rate", "attempt_success_rate", "success_rate")
 
 
-def recompute_findings(result: Result, run: Run, file: str) -> list[Finding]:
-    """Error findings for every number of `result` that its episodes do not give."""
+def recompute_findings(run: Run) -> list[Finding]:
+    """Error findings for every number a reopened result.json records that its episodes do not
+    give; nothing for any other input."""
+    result = run.published
+    if result is None:
+        return []
+    file = run.path.name
     if not result.episodes:
         return [
-            RR.NO_EPISODES(
+            RR.RESULT_NO_EPISODES(
                 f"{file}: $.episodes: the list is empty, so none of the numbers this file records "
                 "(rates, counts, the aggregate) can be checked against an outcome. Re-export "
                 "the run.",
                 file=file,
             )
         ]
-    from evalview.report.builder import build_document
-    from evalview.stats import score_run
+    from evalview.stats.scorecard import score_run
 
     findings = list(_episode_findings(result, file))
     card = score_run(
@@ -55,20 +52,20 @@ def recompute_findings(result: Result, run: Run, file: str) -> list[Finding]:
         findings=[],
         allow_off_protocol=True,
     )
-    expected = build_document(run, card, [])
+    expected = published_numbers(card)
     recorded = result.model_dump(mode="json")
     n = len(result.episodes)
     where = f"its {n} episode{'s' * (n != 1)}"
     recorded_selected = recorded["protocol"]["selected_cases"]
     if recorded_selected != n:
         findings.append(
-            RR.COUNT_MISMATCH(
+            RR.RESULT_COUNT_MISMATCH(
                 f"{file}: $.protocol.selected_cases: records {recorded_selected}; {where} "
                 f"give {n}.",
                 file=file,
             )
         )
-    for key in DERIVED:
+    for key in DERIVED_KEYS:
         if key == "tasks":
             findings.extend(_task_findings(recorded[key], expected[key], file, where))
         else:
@@ -88,7 +85,7 @@ def _episode_findings(result: Result, file: str) -> Iterator[Finding]:
         elif e.status != "error" and (e.error_category is not None or e.error_type is not None):
             problem = f"is {e.status} but records an error category or type"
         if problem is not None:
-            yield RR.EPISODE_INVALID(
+            yield RR.RESULT_EPISODE_INVALID(
                 f"{file}: $.episodes[{i}]: episode {e.id!r} {problem}. Re-export the run.",
                 file=file, episode_id=e.id,
             )
@@ -109,7 +106,7 @@ def _task_findings(
             parts.append(f"omits {_few(missing)}, which its episodes have")
         if not parts:
             parts.append("lists the tasks in another order or more than once")
-        yield RR.TASKS_MISMATCH(
+        yield RR.RESULT_TASKS_MISMATCH(
             f"{file}: $.tasks: {' and '.join(parts)} ({len(names)} listed; {where} give "
             f"{len(want)}).",
             file=file,
@@ -146,7 +143,7 @@ def _diff(
         return
     if isinstance(recorded, list) and isinstance(expected, list):
         if len(recorded) != len(expected):
-            yield RR.COUNT_MISMATCH(
+            yield RR.RESULT_COUNT_MISMATCH(
                 f"{file}: {path}: records {len(recorded)} entries; {where} give {len(expected)}.",
                 file=file,
             )
@@ -155,7 +152,7 @@ def _diff(
         return
     if _same(recorded, expected):
         return
-    rule = RR.RATE_MISMATCH if key in _RATES else RR.COUNT_MISMATCH
+    rule = RR.RESULT_RATE_MISMATCH if key in _RATES else RR.RESULT_COUNT_MISMATCH
     about = f" (task {label!r})" if label is not None else ""
     yield rule(
         f"{file}: {path}{about}: records {_show(recorded)}; {where} give {_show(expected)}.",
@@ -165,7 +162,7 @@ def _diff(
 
 def _interval(recorded: Any, expected: Any, path: str, file: str, where: str) -> Iterator[Finding]:
     if isinstance(recorded, list) and len(recorded) == 2 and recorded[0] > recorded[1]:
-        yield RR.INTERVAL_MISMATCH(
+        yield RR.RESULT_INTERVAL_MISMATCH(
             f"{file}: {path}: the interval [{recorded[0]:g}, {recorded[1]:g}] has its low end "
             f"above its high end; {where} give {_show(expected)}.",
             file=file,
@@ -180,7 +177,7 @@ def _interval(recorded: Any, expected: Any, path: str, file: str, where: str) ->
         and all(_same(r, e) for r, e in zip(recorded, expected, strict=True))
     )
     if not same:
-        yield RR.INTERVAL_MISMATCH(
+        yield RR.RESULT_INTERVAL_MISMATCH(
             f"{file}: {path}: records {_show(recorded)}; {where} give {_show(expected)}.",
             file=file,
         )
