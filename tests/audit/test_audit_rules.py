@@ -188,7 +188,7 @@ MUTATIONS: dict[str, tuple[Mutation, str | None]] = {
     "EV106": (raw("summary.json", b'{"run_id": "run-1", "success_rate": NaN}'), "summary.json"),
     "EV107": (raw("status.json", b"[1, 2]"), "status.json"),
     "EV108": (_symlink, "summary.json"),
-    "EV109": (_bound("MAX_BYTES", 4096), None),
+    "EV109": (_bound("MAX_BYTES", 4096), "episodes.jsonl"),  # the largest file
     "EV110": (_bound("MAX_EPISODES", 5), "episodes"),
     "EV111": (_empty_line, "episodes.jsonl"),
     "EV112": (raw("status.json", b'{"status": "completed",\n"x": ' + b"[" * 200 + b"]" * 200

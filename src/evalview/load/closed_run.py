@@ -276,6 +276,8 @@ def _load_closed_run(
                 f"the run's files add up to {total / 2**20:.1f} MiB, over the format's bound of "
                 f"{MAX_BYTES // 2**20} MiB; episodes.jsonl and the result files were not read. "
                 "Split the run or remove oversized fields.",
+                # the largest file, so the finding names a place to start
+                file=max(sizes, key=lambda rel: sizes[rel]),
             )
         )
         read_episodes = False
