@@ -190,7 +190,7 @@ def _check_results(results: list[dict[str, Any]]) -> None:
 
 
 SETTINGS = settings(
-    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 

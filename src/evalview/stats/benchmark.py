@@ -16,6 +16,7 @@ from typing import Any, Literal
 import numpy as np
 
 from evalview.load.errors import InputError
+from evalview.load.input_path import read_input_file
 from evalview.load.safe_json import parse_strict
 from evalview.model.run import UNATTEMPTED, EpisodeTable, Run, build_table, take_rows
 
@@ -53,8 +54,6 @@ class BenchmarkDeclaration:
 def load_benchmark(path: str | Path) -> BenchmarkDeclaration:
     """Read and validate a declaration file. Raises InputError (exit 2) saying what to fix."""
     p = Path(path)
-    from evalview.load.input_path import read_input_file
-
     raw = read_input_file(p, "benchmark declaration", MAX_DECLARATION_BYTES)
     value, problem = parse_strict(raw)
     if problem is not None:
