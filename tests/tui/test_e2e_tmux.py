@@ -101,3 +101,15 @@ def test_missing_path_exits_2_without_starting_the_app(terminal: Terminal, tmp_p
     terminal.start(f"{_evalview()} {tmp_path / 'nope'}")
     assert terminal.exit_status() == "2"
     assert "no such file or directory" in terminal.screen()
+
+
+def test_harness_result_opens_its_arms_tab_in_a_real_terminal(terminal: Terminal) -> None:
+    sample = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+    terminal.start(f"{_evalview()} {sample / 'gpu-calc-hard-single-seed.json'}")
+    screen = terminal.wait_for("benchmark-harness result")
+    assert "single seed -- no significance claimed" in screen and "Arms" in screen
+    terminal.wait_for("14.9–38.8 %")  # cold-start-only's read, 12 / 48, Wilson 95 %
+    terminal.keys("4")
+    terminal.wait_for("EV804")
+    terminal.keys("q")
+    assert terminal.exit_status() == "0"

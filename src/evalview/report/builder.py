@@ -28,8 +28,8 @@ from evalview.report.destination import AuditRefused, ExportRefused
 from evalview.report.leaks import Leak, find_leaks, redact_leaks
 from evalview.report.sanitize import Scrubber
 from evalview.stats import Scorecard
+from evalview.stats.policy import NOT_PUBLISHABLE
 from evalview.stats.published import published_numbers
-from evalview.stats.scorecard import NOT_PUBLISHABLE
 
 #: Configuration keys that name credentials are dropped even from a "public" declaration.
 _CREDENTIAL_KEY = re.compile(
