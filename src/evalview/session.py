@@ -170,11 +170,13 @@ def audit_read(run: Run) -> list[Finding]:
     """The audit's findings, and for a reopened result.json every recorded number that its own
     episodes do not give (EV9xx): such a file is audited, not trusted."""
     from evalview.audit import audit
-    from evalview.stats.reaudit import recompute_findings
 
     findings = audit(run)
-    recomputed = recompute_findings(run)
-    return sort_findings(findings + recomputed) if recomputed else findings
+    if run.published is None:  # not a result.json: `check` imports no scorer (numpy, pydantic)
+        return findings
+    from evalview.stats.reaudit import recompute_findings
+
+    return sort_findings(findings + recompute_findings(run))
 
 
 def score_session(session: Session, options: ScoreOptions | None = None) -> Scorecard:

@@ -365,7 +365,7 @@ def _refuse_unscorable(
 
     out = []
     for run, facts in reads:
-        found = audit(run) + recompute_findings(run)
+        found = audit(run) + (recompute_findings(run) if run.published is not None else [])
         errors = [f for f in found if f.severity is Severity.ERROR]
         if errors:
             first = errors[0]
