@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -16,6 +16,7 @@ from evalview.tui.commands import JumpProvider
 from evalview.tui.episodes import EpisodeFilter
 from evalview.tui.export_screen import ExportProvider, open_export
 from evalview.tui.help import HelpScreen
+from evalview.tui.keygate import KeyGate
 from evalview.tui.loading import LoadingScreen, UnreadableScreen
 from evalview.tui.run_screen import RunScreen
 from evalview.tui.session import (
@@ -104,6 +105,26 @@ class EvalViewApp(App[int]):
         self.session: Session | None = session
         self.psr_files = psr_files
         self.inputs: CheckpointReport | None = None
+        #: Keys typed while a screen gets ready wait here (tui/keygate.py).
+        self.key_gate = KeyGate()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self.key_gate.take(event):
+            return
+        await super().on_event(event)
+
+    def hold_keys(self) -> None:
+        """Keep the keys typed from now on until `release_keys` (then they run, in order)."""
+        self.key_gate.hold()
+
+    def release_keys(self) -> None:
+        self.key_gate.release()
+        self.call_later(self._replay_keys)
+
+    async def _replay_keys(self) -> None:
+        # Stops early if a replayed key holds the gate again; the rest wait for that release.
+        while (key := self.key_gate.next_key()) is not None:
+            await super().on_event(key)
 
     def on_mount(self) -> None:
         self.register_theme(EVALVIEW_THEME)
