@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 from rich.text import Text
 from textual import on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -142,7 +143,7 @@ class EpisodesPane(Vertical):
         Binding("slash", "search", "Search", id="episodes.search", priority=True),
         # Enter in the search field moves to the table at once (priority, same reason), so a
         # key typed right after it reaches the table, not the field.
-        Binding("enter", "leave_search", show=False, priority=True),
+        Binding("enter", "leave_search", show=False, priority=True, id="episodes.leave_search"),
         Binding("x", "clear_filters", "Clear filters", id="episodes.clear"),
     ]
 
@@ -247,8 +248,13 @@ class EpisodesPane(Vertical):
         self.screen.set_focus(self.query_one(VirtualTable))
 
     def action_search(self) -> None:
+        field = self.query_one("#f-text", Input)
+        if self.screen.focused is field:
+            # `/` typed in the field is text. Textual drops a focused Input's printable keys
+            # from its ancestors' bindings, but not `/` ("slash" has no character there).
+            raise SkipAction()
         # Not `Input.focus()`: that defers the change behind the keys already queued.
-        self.screen.set_focus(self.query_one("#f-text", Input))
+        self.screen.set_focus(field)
 
     def action_clear_filters(self) -> None:
         self.set_filter(EpisodeFilter())
