@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from evalview.load.closed_run import load_closed_run
+from evalview.load.closed_run import OnRead, load_closed_run
 from evalview.load.errors import InputError
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
@@ -24,18 +26,26 @@ def load_run(
     freeze: bool = False,
     lazy_table: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    on_read: OnRead | None = None,
 ) -> Run:
     """Read a closed-run directory or a results JSON. Raises InputError (exit 2) when unusable.
 
     `freeze`, `lazy_table`: see `load_closed_run` (for short-lived commands only). `progress`:
     called with (bytes done, total) while a closed run is read (a single file is one step).
+    `on_read(name, lstat, data)`: every regular file's bytes once, as read (the export hashes
+    them there).
     """
     p = Path(path)
     if not os_exists(p):
         raise InputError(f"{p}: no such file or directory.")
     if p.is_dir():
         return load_closed_run(
-            p, message_key=message_key, freeze=freeze, lazy_table=lazy_table, progress=progress
+            p,
+            message_key=message_key,
+            freeze=freeze,
+            lazy_table=lazy_table,
+            progress=progress,
+            on_read=on_read,
         )
     if p.name in ("manifest.json", "episodes.jsonl", "status.json", "summary.json"):
         return load_closed_run(
@@ -44,11 +54,15 @@ def load_run(
             freeze=freeze,
             lazy_table=lazy_table,
             progress=progress,
+            on_read=on_read,
         )
     try:
+        st = os.lstat(p)
         raw = p.read_bytes()
     except OSError as exc:
         raise InputError(f"{p}: cannot be read ({exc.strerror}).") from exc
+    if on_read is not None and stat.S_ISREG(st.st_mode):
+        on_read(p.name, st, raw)
     import evalview.report.reopen  # noqa: F401  (registers the exported result.json loader)
 
     for loader in FILE_LOADERS:
