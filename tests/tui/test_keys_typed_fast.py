@@ -20,7 +20,7 @@ from tui_helpers import EXAMPLE, SIZE, opened, run, wait_for, with_app
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodesPane
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import Session
+from evalview.session import Session
 
 NAMES = {"/": "slash"}
 

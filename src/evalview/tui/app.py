@@ -21,9 +21,9 @@ from evalview.tui.theme import EVALVIEW_THEME
 # help's Markdown are imported where first used, so the first frame is not spent on imports.
 if TYPE_CHECKING:
     from evalview.psr import CheckpointReport, RunPsrReport
+    from evalview.session import PsrFiles, Session
     from evalview.stats import Scorecard
     from evalview.tui.run_screen import RunScreen
-    from evalview.tui.session import PsrFiles, Session
 
 
 class EvalViewApp(App[int]):
@@ -144,9 +144,8 @@ class EvalViewApp(App[int]):
             shown[:] = [index, done]
             self.post_message(self.Progress(index, stage, done))
 
-        from evalview.load.errors import InputError
-        from evalview.psr import PsrError
-        from evalview.tui.session import Session, open_input
+        from evalview.errors import InputError, Refused
+        from evalview.session import Session, open_input
 
         try:
             opened = open_input(
@@ -155,7 +154,7 @@ class EvalViewApp(App[int]):
         except InputError as exc:
             self.post_message(self.Failed(str(exc)))
             return
-        except PsrError as exc:  # a checkpoint-inputs file evalview psr would refuse (exit 1)
+        except Refused as exc:  # a checkpoint-inputs file evalview psr would refuse (exit 1)
             self.post_message(self.Failed(str(exc), exit_code=1, refused=True))
             return
         except Exception as exc:  # a bug must still end in a message, not a traceback
@@ -177,7 +176,7 @@ class EvalViewApp(App[int]):
     def _bootstrap(self, session: Session) -> None:
         """Partial credit, then the seed bootstrap, started once the run screen has painted
         (both hold the GIL)."""
-        from evalview.tui.session import finish_bootstrap, finish_partial_credit
+        from evalview.session import finish_bootstrap, finish_partial_credit
 
         if session.psr_pending:
             psr, why = finish_partial_credit(session)
