@@ -17,10 +17,10 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TabbedContent
 from tui_helpers import EXAMPLE, SIZE, opened, run, wait_for, with_app
 
+from evalview.session import Session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodesPane
 from evalview.tui.run_screen import RunScreen
-from evalview.session import Session
 
 NAMES = {"/": "slash"}
 
