@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from evalview.model.result import Result
+
 #: Episode status values in the table. `unattempted` marks a selected case with no record.
 COMPLETED = "completed"
 ERROR = "error"
@@ -190,6 +192,9 @@ class Run:
     columns: dict[str, Any] = field(default_factory=dict)
     #: The input's own headline numbers, as recorded (LeRobot: the pooled pc_success, percent).
     reported: dict[str, float] = field(default_factory=dict)
+    #: A reopened result.json: the document as published, whose recorded numbers the session
+    #: recomputes from the episodes (stats/reaudit.py). None for every other input.
+    published: Result | None = None
 
     @property
     def manifest(self) -> dict[str, Any] | None:
