@@ -19,7 +19,6 @@ from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.errors_view import ErrorsPane
 from evalview.tui.findings_view import FindingsPane, locate_row
 from evalview.tui.help import HelpScreen
-from evalview.tui.loading import UnreadableScreen
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.run_screen import RunScreen
 from evalview.tui.session import Session, open_session
@@ -55,8 +54,9 @@ def test_loads_in_a_worker_and_shows_the_verdict_and_headline() -> None:
             d = session.scorecard.denominators
             headline = _text(app, "#headline")
             assert f"successes / selected {d.successes} / {d.selected}" in headline
-            assert f"attempted {d.attempted}" in headline
-            assert f"completed {d.completed}" in headline
+            counts = _text(app, "#counts")
+            assert f"attempted {d.attempted}" in counts
+            assert f"completed {d.completed}" in counts
             identity = _text(app, "#identity")
             assert session.run.identity.run_id is not None
             assert session.run.identity.run_id in identity
@@ -89,14 +89,15 @@ def test_the_bootstrap_arrives_after_the_first_paint(example_session: Session) -
     run(main())
 
 
-def test_missing_path_shows_a_message_not_a_traceback(tmp_path: Path) -> None:
+def test_missing_path_ends_the_app_with_a_message_not_a_traceback(tmp_path: Path) -> None:
     async def main() -> None:
         app = EvalViewApp(tmp_path / "no-such-run")
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
-            message = _text(app, "#unreadable-message")
+            await wait_for(pilot, lambda: app.failure is not None)
+            assert app.failure is not None
+            message, hint = app.failure
             assert "no-such-run" in message and "no such file" in message
-            await pilot.press("q")
+            assert "manifest.json" in hint
         assert app.return_value == 2
 
     run(main())

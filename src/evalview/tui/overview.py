@@ -13,6 +13,7 @@ from evalview.stats import Scorecard
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct, share
 from evalview.tui.safe import clean, plain
 from evalview.tui.session import Session
+from evalview.tui.words import app_words
 
 
 def _grid() -> Table:
@@ -66,9 +67,9 @@ def aggregate_card(card: Scorecard, *, bootstrap_pending: bool = False) -> Rende
             grid.add_row("seed bootstrap", Text("off", style="dim"))
     parts: list[RenderableType] = [grid]
     for label in card.labels:
-        parts.append(Text(f"⚠ {clean(label)}", style="yellow"))
+        parts.append(Text(f"⚠ {clean(app_words(label))}", style="yellow"))
     for refusal in card.refusals:
-        parts.append(Text(f"✗ not reportable: {clean(refusal.message)}", style="red"))
+        parts.append(Text(f"✗ not reportable: {clean(app_words(refusal.message))}", style="red"))
     if card.publishable:
         parts.append(Text("✓ publishable read", style="green"))
     return Group(*parts)
@@ -154,6 +155,7 @@ class OverviewPane(VerticalScroll):
             self.query_one("#card-aggregate", Static).update(
                 aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending)
             )
+            self.query_one("#card-denominators", Static).update(denominators_card(card))
 
 
 def _card(title: str, body: RenderableType, *, id: str | None = None) -> Static:

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from evalview.psr import CheckpointReport, RunPsrReport
+from evalview.psr.coverage import Coverage
 from evalview.psr.parser import Checkpoint
 from evalview.tui.fmt import pct
 from evalview.tui.safe import clean, plain
@@ -227,6 +228,12 @@ class PartialCreditPane(Vertical):
         self.query_one("#psr-episodes", DataTable).focus()
 
 
+def coverage_cell(c: Coverage) -> str:
+    """`3/4 partial`, `100/100 final`, `3/? partial`: the status said once."""
+    expected = "?" if c.expected is None else str(c.expected)
+    return f"{c.scored}/{expected} {c.status}"
+
+
 class CheckpointInputsPane(Vertical):
     """A checkpoint-inputs report: split summaries per model, then every row's checkpoints."""
 
@@ -264,7 +271,7 @@ class CheckpointInputsPane(Vertical):
                     Text("—" if s.rounds is None else f"{s.rounds:.2f}", justify="right"),
                     Text("—" if s.chats is None else f"{s.chats:.2f}", justify="right"),
                     Text(
-                        f"{s.coverage.describe()} {s.status}",
+                        coverage_cell(s.coverage),
                         style={"final": "green", "partial": "yellow"}.get(s.status, "dim"),
                     ),
                 )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalview.findings import Finding, Severity, count_by_severity
+from evalview.findings import Finding, Severity, audit_verdict, count_by_severity
 from evalview.model.run import Run
 
 if TYPE_CHECKING:
@@ -65,12 +65,7 @@ class Session:
     @property
     def verdict(self) -> tuple[str, str]:
         """(style name, text) for the always-visible audit verdict."""
-        e, w = self.counts.get("error", 0), self.counts.get("warning", 0)
-        if e:
-            return "error", f"✗ {e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"
-        if w:
-            return "warning", f"⚠ {w} warning{'s' * (w != 1)}"
-        return "success", "✓ clean"
+        return audit_verdict(self.counts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from evalview.stats import TaskScore
 from evalview.tui.bars import interval_bar
@@ -44,6 +44,7 @@ class TasksPane(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "sort_next", "Sort", id="tasks.sort"),
         Binding("r", "reverse", "Reverse", id="tasks.reverse"),
+        Binding("slash", "search", "Search", id="tasks.search"),
     ]
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
@@ -51,15 +52,36 @@ class TasksPane(Vertical):
         self.session = session
         self.sort_key = "task"
         self.reverse = False
+        self.show_bar = True
+        #: Lower-case text a task name must contain to be listed ("" lists every task).
+        self.needle = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="tasks-title", classes="pane-title")
+        yield Input(placeholder="search task names…  (/)", id="tasks-search", compact=True,
+                    classes="search")
         yield DataTable(id="tasks-table", cursor_type="row", zebra_stripes=True)
 
+    #: Narrower than this, the bar column goes (the Wilson interval keeps its numbers).
+    BAR_MIN_WIDTH = 110
+
     def on_mount(self) -> None:
+        self.show_bar = self.app.size.width >= self.BAR_MIN_WIDTH
+        self._columns()
+
+    def on_resize(self) -> None:
+        show_bar = self.app.size.width >= self.BAR_MIN_WIDTH
+        if show_bar != self.show_bar:
+            self.show_bar = show_bar
+            self._columns()
+
+    def _columns(self) -> None:
+        """(Re)make the columns: the bar only where the interval's numbers fit beside it."""
         table = self.query_one(DataTable)
+        table.clear(columns=True)
         for key, label, _ in COLUMNS:
-            table.add_column(label, key=key)
+            if key != "bar" or self.show_bar:
+                table.add_column(label, key=key)
         self._fill()
 
     @property
@@ -77,13 +99,16 @@ class TasksPane(Vertical):
             return
         arrow = "▼" if self.reverse else "▲"
         label = dict((k, lbl) for k, lbl, _ in COLUMNS)[self.sort_key].strip()
+        sort = dict((k, fn) for k, _, fn in COLUMNS)[self.sort_key]
+        shown = [t for t in card.tasks if self.needle in t.task.lower()]
+        rows = sorted(shown, key=sort, reverse=self.reverse)
+        count = f"{len(rows)} of {len(card.tasks)}" if self.needle else f"{len(card.tasks)}"
+        drawn = " drawn on one 0–100 % scale" if self.show_bar else ""
         title.update(
-            f"{len(card.tasks)} tasks · rate = successes / selected, Wilson 95 % drawn on one "
-            f"0–100 % scale · sorted by {label} {arrow}  [dim](s next column, r reverse, "
+            f"{count} tasks · rate = successes / selected, Wilson 95 %{drawn} · sorted by "
+            f"{label} {arrow}  [dim](s next column or click a header, r reverse, "
             "Enter lists episodes)[/]"
         )
-        sort = dict((k, fn) for k, _, fn in COLUMNS)[self.sort_key]
-        rows = sorted(card.tasks, key=sort, reverse=self.reverse)
         cursor = table.cursor_row
         table.clear()
         for t in rows:
@@ -97,7 +122,7 @@ class TasksPane(Vertical):
                 _num(t.successes),
                 Text(pct(t.rate), justify="right", style="bold"),
                 Text(f"{pct(lo)} – {pct(hi)}", justify="right"),
-                interval_bar(lo, hi, t.rate, BAR_WIDTH),
+                *([interval_bar(lo, hi, t.rate, BAR_WIDTH)] if self.show_bar else []),
                 key=t.task,
             )
         table.move_cursor(row=min(cursor, max(len(rows) - 1, 0)))
@@ -113,6 +138,20 @@ class TasksPane(Vertical):
 
     def action_reverse(self) -> None:
         self.sort_by(self.sort_key, reverse=not self.reverse)
+
+    def action_search(self) -> None:
+        self.query_one("#tasks-search", Input).focus()
+
+    @on(Input.Changed, "#tasks-search")
+    def _search(self, event: Input.Changed) -> None:
+        event.stop()
+        self.needle = event.value.strip().lower()
+        self._fill()
+
+    @on(Input.Submitted, "#tasks-search")
+    def _search_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one(DataTable).focus()
 
     @on(DataTable.HeaderSelected, "#tasks-table")
     def _header(self, event: DataTable.HeaderSelected) -> None:
