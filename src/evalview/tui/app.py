@@ -65,7 +65,7 @@ class EvalViewApp(App[int]):
         Binding(
             ALLOW_ERRORS_KEY,
             "allow_errors",
-            "Score anyway (not publishable)",
+            "Score anyway",
             id="app.allow-errors",
         ),
         Binding("ctrl+p", "command_palette", "Jump", show=False, id="app.palette"),

@@ -29,7 +29,7 @@ HELP = """\
 | `Esc` | back from a record or file; close this help or a dialog |
 | `Backspace` | back from a record or file |
 | `ctrl+p` | command palette: type a task or an episode id to jump there, or "export" |
-| `e` | export: result.json and a standalone index.html into a new directory (`o` then opens the page) |
+| `e` | export result.json and a standalone index.html (`o` then opens the page) |
 | `c` | copy: the episode id, the finding, or the record's JSON (to the clipboard, OSC 52) |
 | `a` | score a refused read anyway, errors as non-successes (labelled not publishable) |
 | `?` | this help |

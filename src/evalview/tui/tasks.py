@@ -23,16 +23,17 @@ from evalview.tui.session import Session
 
 BAR_WIDTH = 31
 
-#: (column key, label, sort key). The bar sorts by the interval's lower bound.
+#: (column key, label, sort key). The bar sorts by the interval's lower bound. The rate and
+#: its interval come right after the name, so an 80-column terminal shows them; the counts follow.
 COLUMNS: tuple[tuple[str, str, Callable[[TaskScore], Any]], ...] = (
     ("task", "task", lambda t: t.task),
+    ("rate", "rate", lambda t: t.rate),
+    ("wilson", "Wilson 95 %", lambda t: t.wilson95),
+    ("successes", "successes", lambda t: t.successes),
     ("selected", "selected", lambda t: t.selected),
     ("attempted", "attempted", lambda t: t.attempted),
     ("completed", "completed", lambda t: t.completed),
     ("errors", "errors", lambda t: t.errors),
-    ("successes", "successes", lambda t: t.successes),
-    ("rate", "rate", lambda t: t.rate),
-    ("wilson", "Wilson 95 %", lambda t: t.wilson95),
     ("bar", "0 %" + " " * (BAR_WIDTH - 8) + "100 %", lambda t: t.wilson95[0]),
 )
 KEYS = tuple(c[0] for c in COLUMNS)
@@ -115,13 +116,13 @@ class TasksPane(Vertical):
             lo, hi = t.wilson95
             table.add_row(
                 plain(t.task),
+                Text(pct(t.rate), justify="right", style="bold"),
+                Text(f"{pct(lo)} – {pct(hi)}", justify="right"),
+                _num(t.successes),
                 _num(t.selected),
                 _num(t.attempted),
                 _num(t.completed),
                 _num(t.errors, "red" if t.errors else "dim"),
-                _num(t.successes),
-                Text(pct(t.rate), justify="right", style="bold"),
-                Text(f"{pct(lo)} – {pct(hi)}", justify="right"),
                 *([interval_bar(lo, hi, t.rate, BAR_WIDTH)] if self.show_bar else []),
                 key=t.task,
             )
