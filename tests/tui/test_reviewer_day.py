@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pytest
 from rich.console import Console
 from rich.text import Text
 from textual.widgets import Input, Static
@@ -238,3 +239,13 @@ def test_a_refused_read_is_scored_anyway_with_a_key(tmp_path: Path) -> None:
     run(main())
 
 
+
+
+def test_no_color_turns_the_app_monochrome(
+    monkeypatch: pytest.MonkeyPatch, example_session: Session
+) -> None:
+    """Textual's own NO_COLOR support (a monochrome line filter) applies to the app."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert EvalViewApp(example_session.path, session=example_session).no_color
+    monkeypatch.delenv("NO_COLOR")
+    assert not EvalViewApp(example_session.path, session=example_session).no_color

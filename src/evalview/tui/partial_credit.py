@@ -230,8 +230,7 @@ class PartialCreditPane(Vertical):
 
 def coverage_cell(c: Coverage) -> str:
     """`3/4 partial`, `100/100 final`, `3/? partial`: the status said once."""
-    expected = "?" if c.expected is None else str(c.expected)
-    return f"{c.scored}/{expected} {c.status}"
+    return f"{c.fraction} {c.status}"
 
 
 class CheckpointInputsPane(Vertical):
