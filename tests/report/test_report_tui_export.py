@@ -12,10 +12,10 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
+from evalview.session import open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.export_screen import ExportScreen, default_destination
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import open_session
 
 EXAMPLE = Path("/work/shared/examples/closed-run-small")
 

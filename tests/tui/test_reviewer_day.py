@@ -16,12 +16,12 @@ from tui_helpers import FAULTY, REPO, opened, run, wait_for
 
 from evalview.psr.coverage import Coverage
 from evalview.report.export import export_run
+from evalview.session import Session, open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodesPane
 from evalview.tui.findings_view import FindingsPane, message_after_place
 from evalview.tui.partial_credit import coverage_cell
 from evalview.tui.record import FileScreen, RecordScreen
-from evalview.tui.session import Session, open_session
 from evalview.tui.tasks import TasksPane
 
 SAMPLE = REPO / "sample_runs" / "robobench-24x50"

@@ -2,6 +2,11 @@
 
 Each subcommand lives in its own module with `HELP`, `add_arguments(parser)` and `run(args)`;
 modules import their heavy dependencies inside `run`, so `check` and `score` never import Textual.
+
+Exit codes are mapped here, once: `run` returns 0 (or 1 for `check`'s error findings and a
+refused score card), and lets `evalview.errors.InputError` (exit 2) and `Refused` (exit 1)
+propagate. A module may define `show_refusal(exc, args)` to word its refusal (on stderr, and with
+--json one document on stdout); otherwise the generic wording is used.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from evalview import __version__
+from evalview.errors import InputError, Refused
 
 #: Subcommand name -> module. Order is the order of `evalview --help`.
 COMMANDS: dict[str, str] = {
@@ -101,10 +107,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in COMMANDS:
         args = command_parser(args_list[0]).parse_args(args_list[1:])
+        module = _module(args.command)
         try:
-            return int(_module(args.command).run(args))
+            return int(module.run(args))
         except BrokenPipeError:
             return _stdout_closed()
+        except (InputError, Refused) as exc:
+            try:
+                return stopped(module, args, exc)
+            except BrokenPipeError:
+                return _stdout_closed()
     if args_list and _mistyped(args_list[0]):
         return 2
     if not args_list or args_list[0] not in ("-h", "--help", "--version"):
@@ -126,6 +138,27 @@ def _mistyped(word: str) -> bool:
         file=sys.stderr,
     )
     return True
+
+
+def exit_code(exc: InputError | Refused) -> int:
+    """The one mapping from why a command stopped to its exit status."""
+    from evalview.cli.output import EXIT_REFUSED, EXIT_UNREADABLE
+
+    return EXIT_UNREADABLE if isinstance(exc, InputError) else EXIT_REFUSED
+
+
+def stopped(module: ModuleType, args: argparse.Namespace, exc: InputError | Refused) -> int:
+    """Word why the command stopped (the module's own wording of a refusal when it has one)."""
+    from evalview.cli.output import fail_unreadable, refuse
+
+    as_json = bool(getattr(args, "json", False))
+    if isinstance(exc, InputError):
+        fail_unreadable(str(exc), as_json=as_json)
+    elif hasattr(module, "show_refusal"):
+        module.show_refusal(exc, args)
+    else:
+        refuse(str(exc), as_json=as_json, command=args.command)
+    return exit_code(exc)
 
 
 def _stdout_closed() -> int:

@@ -119,8 +119,8 @@ def main(argv: Sequence[str]) -> int:
     if path is None:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
+    from evalview.session import PsrFiles
     from evalview.tui.app import EvalViewApp
-    from evalview.tui.session import PsrFiles
 
     files = PsrFiles(args.bare_targets, args.catalog)
     app = EvalViewApp(path, psr_files=files)

@@ -11,20 +11,20 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from evalview.load.errors import InputError
-from evalview.tui.commands import JumpProvider
-from evalview.tui.episodes import EpisodeFilter
-from evalview.tui.export_screen import ExportProvider, open_export
-from evalview.tui.help import HelpScreen
-from evalview.tui.loading import LoadingScreen
-from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import (
+from evalview.errors import InputError, Refused
+from evalview.session import (
     PsrFiles,
     Session,
     finish_bootstrap,
     finish_partial_credit,
     open_input,
 )
+from evalview.tui.commands import JumpProvider
+from evalview.tui.episodes import EpisodeFilter
+from evalview.tui.export_screen import ExportProvider, open_export
+from evalview.tui.help import HelpScreen
+from evalview.tui.loading import LoadingScreen
+from evalview.tui.run_screen import RunScreen
 from evalview.tui.theme import EVALVIEW_THEME
 from evalview.tui.words import ALLOW_ERRORS_KEY
 
@@ -149,8 +149,6 @@ class EvalViewApp(App[int]):
             shown[:] = [index, done]
             self.post_message(self.Progress(index, stage, done))
 
-        from evalview.psr import PsrError
-
         try:
             opened = open_input(
                 self.path, progress, defer_bootstrap=True, psr_files=self.psr_files
@@ -158,7 +156,7 @@ class EvalViewApp(App[int]):
         except InputError as exc:
             self.post_message(self.Failed(str(exc)))
             return
-        except PsrError as exc:  # a checkpoint-inputs file evalview psr would refuse (exit 1)
+        except Refused as exc:  # a checkpoint-inputs file evalview psr would refuse (exit 1)
             self.post_message(self.Failed(str(exc), exit_code=1, refused=True))
             return
         except Exception as exc:  # a bug must still end in a message, not a traceback

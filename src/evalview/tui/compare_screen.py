@@ -315,8 +315,8 @@ class CompareApp(App[int]):
     @work(thread=True, exclusive=True)
     def _work(self) -> None:
         from evalview.compare.paired import compare_runs
-        from evalview.compare.reads import Refused
-        from evalview.load import InputError, load_run
+        from evalview.errors import InputError, Refused
+        from evalview.load import load_run
 
         try:
             run_a, run_b = load_run(self.a), load_run(self.b)

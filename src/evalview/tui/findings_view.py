@@ -16,6 +16,7 @@ from textual.widgets import Input, Static
 
 from evalview.findings import Finding
 from evalview.model.run import ERROR, UNATTEMPTED
+from evalview.session import Session
 from evalview.tui.clipboard import copy_to_clipboard
 from evalview.tui.episodes import EpisodeFilter
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE
@@ -23,7 +24,6 @@ from evalview.tui.messages import ShowEpisodes
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
-from evalview.tui.session import Session
 from evalview.tui.vtable import Column, VirtualTable
 
 #: Narrow enough that 80 columns leave the message some room (the rule is explained below).

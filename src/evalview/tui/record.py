@@ -22,13 +22,13 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
+from evalview.session import Session
 from evalview.tui.clipboard import copy_to_clipboard
 from evalview.tui.header import RunHeader
 from evalview.tui.safe import clean, clean_block, plain
 from evalview.tui.safe import esc as escape
-from evalview.tui.session import Session
 
-#: The episode fields an exported result.json publishes (report/model.py), shown for its rows.
+#: The episode fields an exported result.json publishes (model/result.py), shown for its rows.
 PUBLISHED_FIELDS = (
     "id", "task", "seed", "status", "success", "error_category", "error_type",
     "termination_reason", "score",
