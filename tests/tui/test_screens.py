@@ -159,7 +159,7 @@ def test_tasks_table_lists_scorecard_rows_and_sorts(example_session: Session) ->
         table = pane.query_one(DataTable)
         lo, hi = card.tasks[0].wilson95
         row = table.get_row(card.tasks[0].task)
-        assert f"{100 * lo:.1f} %" in str(row[7]) and f"{100 * hi:.1f} %" in str(row[7])
+        assert f"{100 * lo:.1f} %" in str(row[2]) and f"{100 * hi:.1f} %" in str(row[2])
         await pilot.press("s")  # next column after rate: the Wilson interval
         assert pane.sort_key == "wilson"
 
@@ -172,9 +172,8 @@ def test_tasks_table_lists_scorecard_rows_and_sorts(example_session: Session) ->
 def test_open_task_then_episode_then_back(example_session: Session) -> None:
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         await pilot.press("2", "down", "enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: _active(app) == "episodes")  # a worker switches the tab
         task = example_session.run.tasks[1]
-        assert _active(app) == "episodes"
         pane = app.screen.query_one(EpisodesPane)
         assert pane.filter == EpisodeFilter(task=task)
         ep = example_session.run.episodes

@@ -66,6 +66,12 @@ HELP = """\
 | `/` | find text in the record (`Enter` jumps to the next match) |
 | `c` | copy the record's JSON |
 
+## Export dialog (`e`)
+
+| key | does |
+| --- | --- |
+| `o` | open the written index.html in the browser (once exported) |
+
 ## Partial credit tab, and `evalview inputs.json`
 
 Moving in the tasks table lists that task's episodes; moving in the episodes table (`tab` to
