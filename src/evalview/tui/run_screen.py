@@ -93,7 +93,11 @@ class RunScreen(Screen[None]):
         self.call_after_refresh(self._focus_in, tab_id)
 
     def _focus_in(self, tab_id: str) -> None:
-        """Focus the first table of a tab, so arrows and Enter work at once."""
+        """Focus the first table of a tab, so arrows and Enter work at once. Only while that tab
+        is still the active one: a late call (after Enter already moved on to Episodes) must not
+        pull the reviewer back, since focusing into a hidden pane re-activates its tab."""
+        if self.query_one(TabbedContent).active != tab_id:
+            return
         for child in self.query(f"#{tab_id}-pane").results():
             for table in child.query("VirtualTable, DataTable"):
                 if table.focusable:
