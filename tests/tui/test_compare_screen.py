@@ -58,6 +58,10 @@ async def _rows_marks_and_mcnemar_table(tmp_path: Path) -> None:
         head = str(screen.query_one("#compare-head", Static).render())
         assert "B better on 0, A better on 1, no significant difference on 1" in head
         assert "left out" not in head  # every pair completed on both sides
+        reads = str(screen.query_one("#compare-reads", Static).render()).splitlines()
+        assert reads[0].startswith("A ") and reads[1].startswith("B ")  # verdict and headline
+        assert all("successes / selected" in line for line in reads)
+        assert "28 / 50" in reads[0] and "22 / 50" in reads[1]  # A 8 + 20, B 14 + 8 of 50
         assert not screen.query(Header)  # its ⭘ icon showed as a box: a title line instead
         assert "Compare" in str(screen.query_one("#compare-title", Static).render())
         detail = str(screen.query_one("#compare-mcnemar", Static).render())

@@ -166,7 +166,8 @@ class CompareScreen(Screen[None]):
 
     DEFAULT_CSS = """
     #compare-title { height: 1; padding: 0 1; background: $panel; }
-    #compare-reads { height: 2; padding: 0 1; background: $panel; }
+    #compare-reads { height: 2; padding: 0 1; background: $panel; text-wrap: nowrap;
+                     text-overflow: ellipsis; }
     #compare-head { height: auto; padding: 0 1; }
     #compare-table { height: 1fr; }
     #compare-detail { height: auto; padding: 0 1; border-top: solid $primary; }
@@ -199,7 +200,8 @@ class CompareScreen(Screen[None]):
         c = self.comparison
         if self.headlines is not None:
             a, b = self.headlines
-            yield Static(Text("\n").join([a.line("A"), b.line("B")]), id="compare-reads")
+            reads = Text("\n", no_wrap=True, overflow="ellipsis").join([a.line("A"), b.line("B")])
+            yield Static(reads, id="compare-reads")
             head = []
         else:
             head = [
