@@ -137,6 +137,9 @@ class RunScreen(Screen[None]):
         await self.ensure_pane("episodes")
         self.episodes.set_filter(f)
         self.query_one(TabbedContent).active = "episodes"
+        # At once as well as after the refresh: a key pressed as soon as the list shows (Enter on
+        # an episode) must reach the episodes table, not the table the request came from.
+        self._focus_in("episodes")
         self.call_after_refresh(self._focus_in, "episodes")
 
     @on(EpisodesPane.OpenRecord)
