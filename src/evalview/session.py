@@ -12,21 +12,24 @@ Headless: never imports Textual.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalview.findings import Finding, Severity, audit_verdict, count_by_severity
+from evalview.findings import Finding, Severity, audit_verdict, count_by_severity, sort_findings
+from evalview.fmt import STAGES as _STAGES
 from evalview.load import InputError, ReadOptions, Source, read_input, select_run
 from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
 from evalview.model.run import Run
 
 if TYPE_CHECKING:
+    from evalview.harness.score import HarnessScore
+    from evalview.load.harness_result import HarnessFile
     from evalview.psr import CheckpointReport, PsrOptions, RunPsrReport
     from evalview.stats import BenchmarkDeclaration, Scorecard
 
-#: The stages of opening a run, in order, for the progress bar.
-STAGES = ("reading", "auditing", "scoring")
+#: The stages of opening a run, in order, for the progress bar (defined in evalview.fmt).
+STAGES = _STAGES
 
 #: (stage index, stage name, fraction of that stage done in [0, 1]).
 Progress = Callable[[int, str, float], None]
@@ -132,6 +135,7 @@ def open_run(
             freeze=options.freeze,
             lazy_table=options.lazy_table,
             progress=options.progress,
+            on_read=options.on_read,
         )
     else:
         run = select_run(read_input(source, options), name)
@@ -151,14 +155,25 @@ def _with_progress(options: ReadOptions, progress: Progress | None) -> ReadOptio
     def reading(done: int, total: int) -> None:
         _step(progress, 0, done / total if total else 1.0)
 
-    return ReadOptions(options.message_key, options.freeze, options.lazy_table, reading)
+    return replace(options, progress=reading)
 
 
 def _audited(path: Path, run: Run, progress: Progress | None) -> Session:
+    _step(progress, 1)
+    return Session(path=path, run=run, findings=audit_read(run))
+
+
+def audit_read(run: Run) -> list[Finding]:
+    """The audit's findings, and for a reopened result.json every recorded number that its own
+    episodes do not give (EV9xx): such a file is audited, not trusted."""
     from evalview.audit import audit
 
-    _step(progress, 1)
-    return Session(path=path, run=run, findings=audit(run))
+    findings = audit(run)
+    if run.published is None:  # not a result.json: `check` imports no scorer (numpy, pydantic)
+        return findings
+    from evalview.stats.reaudit import recompute_findings
+
+    return sort_findings(findings + recompute_findings(run))
 
 
 def score_session(session: Session, options: ScoreOptions | None = None) -> Scorecard:
@@ -271,7 +286,7 @@ def partial_credit(
     run: Run, options: PsrOptions | None = None
 ) -> tuple[RunPsrReport | None, str | None]:
     """The run's reconstructed PSR, or why it has none (a refusal, or a bug in the core)."""
-    from evalview.psr import PsrError, score_run
+    from evalview.psr import PsrError, score_psr_run
 
     if run.kind != "closed-run":
         return None, (
@@ -279,7 +294,7 @@ def partial_credit(
             "verifier messages partial credit is read from. Open the closed run it came from."
         )
     try:
-        return score_run(run, options), None
+        return score_psr_run(run, options), None
     except PsrError as exc:
         return None, str(exc)
     except Exception as exc:
@@ -321,3 +336,51 @@ def score(
         return score_run(run, findings=findings, bootstrap=bootstrap), None
     except Exception as exc:
         return None, f"the scorer failed ({type(exc).__name__}: {exc})"
+
+
+# -- benchmark-harness results (arms x seeds: no Run, their own audit and score) ---------------
+
+
+@dataclass
+class HarnessSession:
+    """An opened benchmark-harness result, audited once (`evalview.harness`)."""
+
+    path: Path
+    file: HarnessFile
+    findings: list[Finding]
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            self.counts = count_by_severity(self.findings)
+
+
+def open_harness(path: str | Path | Source) -> HarnessSession | None:
+    """The benchmark-harness result at `path`, read by the registry and audited; None when the
+    path is another format (or missing: `open_run` words that). InputError when it is a
+    harness file that cannot be read as JSON at all."""
+    from evalview.load.harness_result import FORMAT, READER
+
+    source = path if isinstance(path, Source) else Source(path)
+    if not source.exists or not READER.detect(source):
+        return None
+    from evalview.harness.audit import audit_harness
+
+    reading = read_input(source)
+    if reading.format != FORMAT:
+        return None
+    hf: HarnessFile = reading.payload
+    return HarnessSession(source.path, hf, audit_harness(hf))
+
+
+def score_harness_session(session: HarnessSession, *, allow_errors: bool = False
+                          ) -> HarnessScore | None:
+    """The harness score with the session's findings (None for a file that does not validate;
+    its EV801 findings say why). With audit errors it is refused unless `allow_errors`."""
+    from evalview.harness.score import score_harness
+
+    result = session.file.result
+    if result is None:
+        return None
+    return score_harness(result, session.findings, allow_errors=allow_errors)
+

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from tui_helpers import EXAMPLE
 
+from evalview.samples import generate_closed_run
+
 pytestmark = pytest.mark.e2e
 
 TIMEOUT = 30.0
@@ -129,3 +131,44 @@ def test_a_file_that_is_not_a_run_exits_2_with_a_message(terminal: Terminal) -> 
     assert terminal.exit_status() == "2"
     screen = terminal.screen()
     assert "evalview:" in screen and "README.md" in screen and "manifest.json" in screen
+
+
+@pytest.fixture(scope="module")
+def big_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The benchmark's 10,000-episode run (bench/gen_big_run.py's parameters), ~50 MB."""
+    return generate_closed_run(
+        tmp_path_factory.mktemp("big") / "big-run",
+        tasks=50,
+        seeds=200,
+        rng_seed=10_000,
+        run_id="robobench-bench-10k",
+    )
+
+
+def test_a_search_typed_at_full_speed_filters_10000_episodes(
+    terminal: Terminal, big_run: Path
+) -> None:
+    """The keys go in one burst right after the run screen appears, while the other tabs are
+    still being mounted and the bootstrap runs: `3`, `/`, then the search. None may be lost
+    (before the fix the search went to the overview and `e` opened the export dialog)."""
+    terminal.start(f"{_evalview()} {big_run}")
+    terminal.wait_for("successes / selected")
+    terminal.keys("3", "/", *"seed1042")
+    screen = terminal.wait_for("50 episodes of 10,000")
+    assert "“seed1042”" in screen
+    rows = [line for line in screen.splitlines() if "/seed" in line]
+    assert rows and all("/seed1042 " in line for line in rows), screen
+    terminal.keys("Enter", "q")  # Enter leaves the field for the table; q quits
+    assert terminal.exit_status() == "0"
+
+
+def test_harness_result_opens_its_arms_tab_in_a_real_terminal(terminal: Terminal) -> None:
+    sample = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+    terminal.start(f"{_evalview()} {sample / 'gpu-calc-hard-single-seed.json'}")
+    screen = terminal.wait_for("benchmark-harness result")
+    assert "single seed -- no significance claimed" in screen and "Arms" in screen
+    terminal.wait_for("14.9–38.8 %")  # cold-start-only's read, 12 / 48, Wilson 95 %
+    terminal.keys("4")
+    terminal.wait_for("EV804")
+    terminal.keys("q")
+    assert terminal.exit_status() == "0"

@@ -41,7 +41,10 @@ examples:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", metavar="PATH", help="closed-run directory or results JSON")
+    p.add_argument(
+        "path", metavar="PATH",
+        help="closed-run directory or results JSON (a benchmark-harness result too)",
+    )
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
     p.add_argument(
         "--strict", action="store_true", help="warnings fail the check too (exit 1)"
@@ -50,12 +53,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evalview.audit import RULES
-    from evalview.load import ReadOptions
-    from evalview.session import open_run
+    from evalview.load import ReadOptions, Source
+    from evalview.session import open_harness, open_run
 
-    # short-lived, and the audit never reads the episode table: see load_closed_run
-    session = open_run(args.path, read=ReadOptions(freeze=True, lazy_table=True))
-    findings, counts = session.findings, session.counts
+    source = Source(args.path)  # read once, whichever reader takes it
+    harness = open_harness(source)  # a benchmark-harness result: arms x seeds, EV8xx
+    if harness is not None:
+        findings, counts = harness.findings, harness.counts
+    else:
+        # short-lived, and the audit never reads the episode table: see load_closed_run
+        session = open_run(source, read=ReadOptions(freeze=True, lazy_table=True))
+        findings, counts = session.findings, session.counts
     failing = counts["error"] + (counts["warning"] if args.strict else 0)
     ok = failing == 0
     if args.json:

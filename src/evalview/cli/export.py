@@ -11,7 +11,6 @@ from evalview.cli.output import (
     error_console,
     escape,
     finding_text,
-    pct,
     resamples,
 )
 
@@ -30,13 +29,18 @@ every string that is kept.
 
 Errored rollouts stay in the denominators as non-successes, with their category; infrastructure
 errors are shown as pending a re-run. The export refuses (exit 1, nothing written) when DIR
-exists or lies inside the run, when the audit finds an error, or when an input file changes
-while it is being read. The run itself is never modified.
+exists, lies inside the run or its parent is missing (only DIR itself is created), when the
+audit finds an error, when a published field holds a credential-shaped value (an API key,
+token, e-mail address, host name, private IP address or stack trace: finding EV606 names the
+field and its JSON path; --redact replaces them instead, and result.json and the page list what
+was replaced), or when an input file changes while it is being read. Control characters in the
+data never reach the files. The run itself is never modified.
 """
 EPILOG = """\
 exit codes:
   0  exported
-  1  refused (destination, audit errors, inputs changed); nothing was written
+  1  refused (destination, audit errors, credential-shaped values, inputs changed); nothing
+     was written
   2  the path could not be read as a run at all
 
 examples:
@@ -58,6 +62,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "repeatable",
     )
     p.add_argument(
+        "--redact", action="store_true",
+        help="replace credential-shaped values (API keys, tokens, e-mail addresses, host names, "
+        "private IP addresses, stack traces) instead of refusing; result.json and the page list "
+        "each replaced value's field",
+    )
+    p.add_argument(
         "--bootstrap", type=resamples, default=None, metavar="B",
         help="bootstrap resamples for the aggregate interval (default 10000; 0 turns it off)",
     )
@@ -77,11 +87,22 @@ def show_refusal(exc: Exception, args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evalview.report.export import export_run
+    from evalview.report.export_summary import export_summary
+    from evalview.session import open_harness
 
     err = error_console()
+    harness = open_harness(args.path)
+    if harness is not None:  # a benchmark-harness result: its own document and page
+        from evalview.cli.harness import export as export_harness_file
+
+        return export_harness_file(harness, args)
     try:
         done = export_run(
-            args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap
+            args.path,
+            args.output_dir,
+            metrics=tuple(args.metric),
+            bootstrap=args.bootstrap,
+            redact=args.redact,
         )
     except OSError as exc:
         err.print(
@@ -90,32 +111,13 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_REFUSED
 
-    r = done.result
+    summary = export_summary(done)
     out = console()
-    head = r.denominators[0]
     out.print(
-        f"[bold green]✓ exported[/] {escape(str(done.destination))}: "
-        f"{head.successes}/{head.denominator} successes / selected ({pct(head.rate)})"
+        f"[bold green]✓ exported[/] {escape(str(summary.destination))}: {summary.headline}"
     )
-    for path in done.files:
+    for path in summary.files:
         out.print(f"  {escape(str(path))}")
-    if r.pending_infrastructure_errors:
-        out.print(
-            f"[yellow]! {r.pending_infrastructure_errors} infrastructure error(s) pending a "
-            "re-run are shown as a warning on the page.[/]"
-        )
-    if r.audit_warnings:
-        out.print(f"[yellow]! {len(r.audit_warnings)} audit warning(s) are listed on the page.[/]")
-    for key in r.metrics_selected:
-        missing = sum(1 for e in r.episodes if e.metrics.get(key) is None)
-        if missing:
-            out.print(
-                f"[yellow]! --metric {escape(key)}: {missing} of {len(r.episodes)} episode(s) "
-                "have no numeric or boolean value; published as null.[/]"
-            )
-    if r.redactions:
-        out.print(
-            f"[yellow]! {r.redactions} string(s) held a local path, a user name or a "
-            "credential-named key and were redacted. Read the files before you publish them.[/]"
-        )
+    for warning in summary.warnings:
+        out.print(f"[yellow]! {escape(warning)}[/]")
     return EXIT_OK

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalview.load import checkpoint_inputs, closed_run, result_json
+from evalview.load import checkpoint_inputs, closed_run, harness_result, result_json
 from evalview.load.errors import InputError
-from evalview.load.reader import Reader, Reading, ReadOptions
+from evalview.load.reader import OnRead, Reader, Reading, ReadOptions
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
@@ -25,6 +25,7 @@ READERS: tuple[Reader, ...] = (
     closed_run.READER,
     result_json.READER,
     checkpoint_inputs.READER,
+    harness_result.READER,
 )
 
 _WHAT_TO_PASS = (
@@ -45,8 +46,7 @@ def read_input(
     a reader may also raise a `Refused` (exit 1).
     """
     source = path if isinstance(path, Source) else Source(path)
-    if not source.exists:
-        raise InputError(f"{source.path}: no such file or directory.")
+    source.check()  # before any reader opens it: no symlink, FIFO or device; bounded
     for reader in readers:
         if reader.detect(source):
             return reader.read(source, options or ReadOptions())
@@ -82,12 +82,18 @@ def load_run(
     freeze: bool = False,
     lazy_table: bool = False,
     progress: closed_run.Progress | None = None,
+    on_read: OnRead | None = None,
 ) -> Run:
     """The one `Run` at `path` (a closed-run directory or a results JSON). Raises InputError
     (exit 2) when unusable. `freeze`, `lazy_table`: see `load_closed_run` (short-lived commands
     only). `progress`: called with (bytes done, total) while a closed run is read."""
     source = Source(path)
-    reading = read_input(source, ReadOptions(message_key, freeze, lazy_table, progress))
+    reading = read_input(source, ReadOptions(message_key, freeze, lazy_table, progress, on_read))
+    if reading.format == harness_result.FORMAT:
+        raise InputError(
+            f"{source.path}: a benchmark-harness input, which holds no episode read (arms x "
+            "seeds); `evalview check`, `score`, `compare` and `export` read it as such."
+        )
     if not reading.runs:  # e.g. PSR checkpoint inputs: valid JSON, but not a run
         raise InputError(f"{source.path}: {_why_not_a_run(source)} " + _WHAT_TO_PASS)
     return select_run(reading)

@@ -45,6 +45,8 @@ def points(x: float | None, digits: int = 1) -> str:
 _ENV.filters["pct"] = pct
 _ENV.filters["points"] = points
 _ENV.filters["interval"] = interval
+#: The one template environment (the harness result's page renders with it too).
+ENV = _ENV
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,35 +5,29 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from evalview.errors import InputError, Refused
-from evalview.session import (
-    PsrFiles,
-    Session,
-    finish_bootstrap,
-    finish_partial_credit,
-    open_input,
-)
-from evalview.tui.commands import JumpProvider
-from evalview.tui.episodes import EpisodeFilter
-from evalview.tui.export_screen import ExportProvider, open_export
-from evalview.tui.help import HelpScreen
+from evalview.tui.commands import ExportProvider, JumpProvider
+from evalview.tui.keygate import KeyGate
 from evalview.tui.loading import LoadingScreen
-from evalview.tui.run_screen import RunScreen
 from evalview.tui.theme import EVALVIEW_THEME
 from evalview.tui.words import ALLOW_ERRORS_KEY
 
 #: Refusals the scorer lifts when told to score errors as non-successes (`allow_errors`).
 ERROR_REFUSALS = ("errored-rollouts", "audit-errors")
 
+# Only what the loading screen needs is imported with this module (tests/tui/test_app_imports.py
+# keeps it so): the run screen, the reader, the export dialog (pydantic, Jinja2), numpy and the
+# help's Markdown are imported where first used, so the first frame is not spent on imports.
 if TYPE_CHECKING:
     from evalview.psr import CheckpointReport, RunPsrReport
+    from evalview.session import PsrFiles, Session
     from evalview.stats import Scorecard
+    from evalview.tui.run_screen import RunScreen
 
 
 UNREADABLE_HINT = (
@@ -125,12 +119,34 @@ class EvalViewApp(App[int]):
         self.allow_errors = False
         #: (message, what to do) when PATH could not be opened; the app has exited with its code.
         self.failure: tuple[str, str] | None = None
+        #: Keys typed while a screen gets ready wait here (tui/keygate.py).
+        self.key_gate = KeyGate()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self.key_gate.take(event):
+            return
+        await super().on_event(event)
+
+    def hold_keys(self) -> None:
+        """Keep the keys typed from now on until `release_keys` (then they run, in order)."""
+        self.key_gate.hold()
+
+    def release_keys(self) -> None:
+        self.key_gate.release()
+        self.call_later(self._replay_keys)
+
+    async def _replay_keys(self) -> None:
+        # Stops early if a replayed key holds the gate again; the rest wait for that release.
+        while (key := self.key_gate.next_key()) is not None:
+            await super().on_event(key)
 
     def on_mount(self) -> None:
         self.register_theme(EVALVIEW_THEME)
         self.theme = EVALVIEW_THEME.name
         self.sub_title = str(self.path)
         if self.session is not None:
+            from evalview.tui.run_screen import RunScreen
+
             self.push_screen(RunScreen(self.session))
             return
         self.push_screen(LoadingScreen(self.path))
@@ -148,6 +164,9 @@ class EvalViewApp(App[int]):
                 return
             shown[:] = [index, done]
             self.post_message(self.Progress(index, stage, done))
+
+        from evalview.errors import InputError, Refused
+        from evalview.session import Session, open_input
 
         try:
             opened = open_input(
@@ -167,6 +186,9 @@ class EvalViewApp(App[int]):
         if worker.is_cancelled:
             return
         if isinstance(opened, Session):
+            # The run screen's modules (numpy, the panes), here rather than on the UI thread.
+            import evalview.tui.run_screen  # noqa: F401
+
             self.post_message(self.Loaded(opened))
         else:
             self.post_message(self.InputsLoaded(opened))
@@ -175,6 +197,8 @@ class EvalViewApp(App[int]):
     def _bootstrap(self, session: Session) -> None:
         """Partial credit, then the seed bootstrap, started once the run screen has painted
         (both hold the GIL)."""
+        from evalview.session import finish_bootstrap, finish_partial_credit
+
         if session.psr_pending:
             psr, why = finish_partial_credit(session)
             if get_current_worker().is_cancelled:
@@ -191,6 +215,8 @@ class EvalViewApp(App[int]):
             self.screen.set_stage(message.index, message.stage, message.done)
 
     def on_eval_view_app_loaded(self, message: Loaded) -> None:
+        from evalview.tui.run_screen import RunScreen
+
         self.session = message.session
         self.switch_screen(RunScreen(message.session))
         if message.session.bootstrap_pending or message.session.psr_pending:
@@ -202,6 +228,8 @@ class EvalViewApp(App[int]):
             return
         session.psr, session.psr_refusal = message.report, message.refusal
         session.psr_pending = False
+        from evalview.tui.run_screen import RunScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, RunScreen):
                 screen.psr_updated()
@@ -214,6 +242,8 @@ class EvalViewApp(App[int]):
             return  # the deferred bootstrap of the refused card, after `a` rescored it
         session.scorecard, session.score_refusal = message.scorecard, message.refusal
         session.bootstrap_pending = False
+        from evalview.tui.run_screen import RunScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, RunScreen):
                 screen.scores_updated()
@@ -246,10 +276,14 @@ class EvalViewApp(App[int]):
     # -- actions reachable from bindings and the command palette ----------------------------
 
     def action_help(self) -> None:
+        from evalview.tui.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
     def action_export(self) -> None:
+        from evalview.tui.export_screen import open_export
+
         open_export(self)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -289,6 +323,8 @@ class EvalViewApp(App[int]):
             self.post_message(self.Scored(card, None))
 
     def _run_screen(self) -> RunScreen | None:
+        from evalview.tui.run_screen import RunScreen
+
         runs = [s for s in self.screen_stack if isinstance(s, RunScreen)]
         if not runs:
             return None
@@ -301,6 +337,8 @@ class EvalViewApp(App[int]):
             screen.show_tab(tab_id)
 
     def show_task(self, task: str) -> None:
+        from evalview.tui.episodes import EpisodeFilter
+
         if (screen := self._run_screen()) is not None:
             screen.show_episodes(EpisodeFilter(task=task))
 

@@ -7,7 +7,6 @@ stays on screen until dismissed; refusals list the audit's error findings like t
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -15,19 +14,17 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from evalview.report.render import pct
+from evalview.report.export_summary import export_summary
 from evalview.tui.safe import clean
 from evalview.tui.words import app_words
 
 if TYPE_CHECKING:
     from evalview.report.export import Exported
 
-PALETTE_TEXT = "Export result.json and index.html…"
 
 
 def default_destination(source: Path, cwd: Path | None = None) -> Path:
@@ -58,27 +55,14 @@ def open_in_browser(index: Path) -> bool:
 
 
 def _success_text(done: Exported) -> Text:
-    r = done.result
-    head = r.denominators[0]
+    summary = export_summary(done)
     text = Text("✓ Exported ", style="bold green")
-    text.append(clean(done.destination), style="bold")
-    text.append(
-        f"\n  {head.successes}/{head.denominator} successes / selected ({pct(head.rate)})"
-    )
-    for path in done.files:
-        text.append(f"\n  wrote {clean(path.absolute())}")
-    if r.pending_infrastructure_errors:
-        text.append(
-            f"\n! {r.pending_infrastructure_errors} infrastructure error(s) pending a re-run "
-            "are flagged on the page.",
-            style="yellow",
-        )
-    if r.redactions:
-        text.append(
-            f"\n! {r.redactions} string(s) with a local path or user name were redacted; "
-            "read the files before publishing.",
-            style="yellow",
-        )
+    text.append(clean(summary.destination), style="bold")
+    text.append(f"\n  {clean(summary.headline)}")
+    for path in summary.files:
+        text.append(f"\n  wrote {clean(Path(path).absolute())}")
+    for warning in summary.warnings:
+        text.append(f"\n! {clean(warning)}", style="yellow")
     return text
 
 
@@ -235,18 +219,3 @@ def open_export(app: object) -> None:
         return
     if not isinstance(app.screen, ExportScreen):
         app.push_screen(ExportScreen(Path(session.path)))
-
-
-class ExportProvider(Provider):
-    """The palette entry for the export dialog."""
-
-    async def discover(self) -> Hits:
-        yield DiscoveryHit(PALETTE_TEXT, partial(open_export, self.app), help="publish this run")
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        if (score := matcher.match(PALETTE_TEXT)) > 0:
-            yield Hit(
-                score, matcher.highlight(PALETTE_TEXT), partial(open_export, self.app),
-                PALETTE_TEXT, help="publish this run",
-            )
