@@ -85,10 +85,10 @@ def shots() -> dict[str, list[Step]]:
 def narrow_shots() -> dict[str, list[Step]]:
     """The same app in an 80 x 24 terminal (NARROW): the screens whose layout changes."""
     return {
-        "14-narrow-overview": [keys("1")],
-        "15-narrow-tasks": [_tab("tasks")],
-        "16-narrow-episodes-errors": [_errors_only],
-        "17-narrow-record": [_tab("episodes"), keys("down", "down", "enter")],
+        "16-narrow-overview": [keys("1")],
+        "17-narrow-tasks": [_tab("tasks")],
+        "18-narrow-episodes-errors": [_errors_only],
+        "19-narrow-record": [_tab("episodes"), keys("down", "down", "enter")],
     }
 
 
