@@ -37,6 +37,8 @@ from evalview.tui.tabs import TABS
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "screenshots"
 SIZE = (150, 44)
+#: The small terminal every screen must still fit (header on two lines, key columns first).
+NARROW = (80, 24)
 
 Step = Callable[[Pilot[Any]], Awaitable[None]]
 
@@ -78,6 +80,16 @@ def shots() -> dict[str, list[Step]]:
     plan[f"{n + 3:02d}-palette"] = [keys("ctrl+p"), keys(*"seed1003")]
     plan[f"{n + 4:02d}-export"] = [keys("e")]
     return plan
+
+
+def narrow_shots() -> dict[str, list[Step]]:
+    """The same app in an 80 x 24 terminal (NARROW): the screens whose layout changes."""
+    return {
+        "18-narrow-overview": [keys("1")],
+        "19-narrow-tasks": [_tab("tasks")],
+        "20-narrow-episodes-errors": [_errors_only],
+        "21-narrow-record": [_tab("episodes"), keys("down", "down", "enter")],
+    }
 
 
 async def capture_loaded(
@@ -164,10 +176,12 @@ def candidate_pair(where: Path) -> None:
     generate_candidate_read(where / COMPARE_PAIR[1])
 
 
-async def capture(run: Path, name: str, steps: list[Step]) -> Path:
+async def capture(
+    run: Path, name: str, steps: list[Step], size: tuple[int, int] = SIZE
+) -> Path:
     session = open_session(run)
     app = EvalViewApp(run, session=session)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         for step in steps:
             await step(pilot)
@@ -178,12 +192,12 @@ async def capture(run: Path, name: str, steps: list[Step]) -> Path:
     return path
 
 
-def to_png(svg: Path) -> bool:
+def to_png(svg: Path, size: tuple[int, int] = SIZE) -> bool:
     """Rasterize with headless Chromium if present (Debian's `chromium` package)."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         return False
-    width, height = SIZE[0] * 10 + 40, SIZE[1] * 21 + 90
+    width, height = size[0] * 10 + 40, size[1] * 21 + 90
     result = subprocess.run(
         [
             chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
@@ -217,6 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, steps in shots().items():
         if wanted is None or name in wanted:
             report(asyncio.run(capture(Path(run.name), name, steps)), png=not args.no_png)
+    for name, steps in narrow_shots().items():
+        if wanted is None or name in wanted:
+            svg = asyncio.run(capture(Path(run.name), name, steps, NARROW))
+            report(svg, png=not args.no_png, size=NARROW)
     for name, (make, ready, steps) in other_inputs().items():
         if wanted is not None and name not in wanted:
             continue
@@ -231,8 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def report(svg: Path, *, png: bool) -> None:
-    note = "" if not png else (" + png" if to_png(svg) else " (no png: chromium missing)")
+def report(svg: Path, *, png: bool, size: tuple[int, int] = SIZE) -> None:
+    note = "" if not png else (" + png" if to_png(svg, size) else " (no png: chromium missing)")
     print(f"{svg.relative_to(ROOT)}{note}")
 
 

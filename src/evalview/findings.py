@@ -58,6 +58,16 @@ def count_by_severity(findings: list[Finding]) -> dict[str, int]:
     return counts
 
 
+def audit_verdict(counts: dict[str, int]) -> tuple[str, str]:
+    """(kind, text) of the always-visible audit verdict: `✗ 2 errors, 1 warning`, `✓ clean`."""
+    e, w = counts.get("error", 0), counts.get("warning", 0)
+    if e:
+        return "error", f"✗ {e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"
+    if w:
+        return "warning", f"⚠ {w} warning{'s' * (w != 1)}"
+    return "success", "✓ clean"
+
+
 def sort_findings(findings: list[Finding]) -> list[Finding]:
     """Stable order: severity, then file, line, code, so output diffs cleanly between runs."""
     return sorted(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalview.findings import Finding, Severity, count_by_severity, sort_findings
+from evalview.findings import Finding, Severity, audit_verdict, count_by_severity, sort_findings
 from evalview.fmt import STAGES as _STAGES
 from evalview.load import InputError, ReadOptions, Source, read_input, select_run
 from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
@@ -89,12 +89,7 @@ class Session:
     @property
     def verdict(self) -> tuple[str, str]:
         """(style name, text) for the always-visible audit verdict."""
-        e, w = self.counts.get("error", 0), self.counts.get("warning", 0)
-        if e:
-            return "error", f"✗ {e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"
-        if w:
-            return "warning", f"⚠ {w} warning{'s' * (w != 1)}"
-        return "success", "✓ clean"
+        return audit_verdict(self.counts)
 
 
 @dataclass(frozen=True, slots=True)

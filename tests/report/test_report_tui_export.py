@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
@@ -43,9 +44,15 @@ def _drive(run: Path, body: Callable[[Pilot[Any], EvalViewApp], Any]) -> None:
     asyncio.run(main())
 
 
-def test_key_e_exports_to_the_typed_destination(tmp_path: Path) -> None:
+def test_key_e_exports_to_the_typed_destination(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import webbrowser
+
     run = Path(shutil.copytree(EXAMPLE, tmp_path / "run"))
     dest = tmp_path / "published"
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
 
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         await pilot.press("e")
@@ -69,6 +76,11 @@ def test_key_e_exports_to_the_typed_destination(tmp_path: Path) -> None:
         assert "1 infrastructure error(s) pending a re-run are shown as a warning" in flat
         assert "--metric score: 4 of 12 episode(s) have no numeric or boolean value" in flat
         assert (dest / "result.json").is_file() and (dest / "index.html").is_file()
+        assert f"wrote {dest / 'index.html'}" in text.replace("\n", "")
+        assert not opened
+        await pilot.press("o")  # the page opens in the browser
+        await _wait(pilot, lambda: bool(opened))
+        assert opened == [(dest / "index.html").resolve().as_uri()]
         await pilot.press("escape")
         await _wait(pilot, lambda: isinstance(app.screen, RunScreen))
 
@@ -89,6 +101,7 @@ def test_refusal_is_shown_and_nothing_is_written(tmp_path: Path) -> None:
         assert screen.outcome == "refused"
         text = _status(screen)
         assert "Refused" in text and "inside the run" in text and "Nothing was written" in text
+        assert "--output-dir" not in text and "Choose a destination outside it" in text
         assert not (run / "inside").exists()
 
     _drive(run, body)
@@ -108,12 +121,18 @@ def test_palette_opens_the_export_dialog(tmp_path: Path) -> None:
     _drive(run, body)
 
 
-def test_default_destination_is_a_new_sibling(tmp_path: Path) -> None:
-    run = tmp_path / "run"
-    run.mkdir()
-    assert default_destination(run) == tmp_path / "run-export"
-    (tmp_path / "run-export").mkdir()
-    assert default_destination(run) == tmp_path / "run-export-2"
+def test_default_destination_is_a_new_folder_in_the_current_directory(tmp_path: Path) -> None:
+    run = tmp_path / "cache" / ".hidden" / "run"
+    run.mkdir(parents=True)
+    here = tmp_path / "work"
+    here.mkdir()
+    assert default_destination(run, here) == here / "run-export"
+    (here / "run-export").mkdir()
+    assert default_destination(run, here) == here / "run-export-2"
     result = run / "result.json"
     result.write_text("{}")
-    assert default_destination(result) == tmp_path / "run-export-2"
+    assert default_destination(result, here) == here / "run-export-2"
+    # standing inside the run: a sibling of the run, never a folder inside it
+    assert default_destination(run, run) == run.parent / "run-export"
+    (run / "sub").mkdir()
+    assert default_destination(run, run / "sub") == run.parent / "run-export"

@@ -48,15 +48,20 @@ async def _rows_marks_and_mcnemar_table(tmp_path: Path) -> None:
     async with app.run_test(size=(140, 40)) as pilot:
         screen = await _screen(app, pilot)
         table = screen.query_one(DataTable)
+        await pilot.pause()
         assert table.row_count == 3  # two tasks and all pairs
         up, down = table.get_row_at(0), table.get_row_at(1)
-        up_diff, down_diff = str(up[6]), str(down[6])
-        assert [str(up[1]), str(up[7]), str(up[8])] == ["20", "8", "2"]  # pairs, B won, A won
+        up_diff, down_diff = str(up[3]), str(down[3])
+        assert [str(up[5]), str(up[6]), str(up[7])] == ["20", "8", "2"]  # pairs, B won, A won
         assert up_diff.startswith("·") and "+30.0 pt" in up_diff  # p = 0.109: not marked
         assert down_diff.startswith("▼") and "-40.0 pt" in down_diff  # A significantly better
         head = str(screen.query_one("#compare-head", Static).render())
         assert "B better on 0, A better on 1, no significant difference on 1" in head
         assert "left out" not in head  # every pair completed on both sides
+        reads = str(screen.query_one("#compare-reads", Static).render()).splitlines()
+        assert reads[0].startswith("A ") and reads[1].startswith("B ")  # verdict and headline
+        assert all("successes / selected" in line for line in reads)
+        assert "28 / 50" in reads[0] and "22 / 50" in reads[1]  # A 8 + 20, B 14 + 8 of 50
         assert not screen.query(Header)  # its ⭘ icon showed as a box: a title line instead
         assert "Compare" in str(screen.query_one("#compare-title", Static).render())
         detail = str(screen.query_one("#compare-mcnemar", Static).render())

@@ -31,12 +31,11 @@ class Terminal:
             )
         self.base = [tmux, "-S", str(socket_dir / f"tmux-{uuid.uuid4().hex[:10]}")]
 
-    def start(self, command: str) -> None:
+    def start(self, command: str, size: tuple[int, int] = (140, 40)) -> None:
         """Run `command`, then print its exit status and keep the pane open to read it."""
         wrapped = f"{command}; echo EVALVIEW-EXIT=$?; sleep {int(TIMEOUT) * 4}"
-        subprocess.run(
-            [*self.base, "new-session", "-d", "-x", "140", "-y", "40", wrapped], check=True
-        )
+        x, y = (str(n) for n in size)
+        subprocess.run([*self.base, "new-session", "-d", "-x", x, "-y", y, wrapped], check=True)
 
     def screen(self) -> str:
         return subprocess.run(
@@ -103,6 +102,35 @@ def test_missing_path_exits_2_without_starting_the_app(terminal: Terminal, tmp_p
     terminal.start(f"{_evalview()} {tmp_path / 'nope'}")
     assert terminal.exit_status() == "2"
     assert "no such file or directory" in terminal.screen()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+def test_every_key_number_is_on_screen_at_both_sizes(
+    terminal: Terminal, size: tuple[int, int]
+) -> None:
+    """The installed command at 80 x 24 and 160 x 48: the header's numbers, the Tasks interval,
+    the Episodes outcome, all visible without scrolling sideways."""
+    terminal.start(f"{_evalview()} {EXAMPLE}", size)
+    screen = terminal.wait_for("unattempted")
+    assert "successes / selected 4 / 12" in screen and "warnings" in screen
+    assert all(len(line) <= size[0] for line in screen.splitlines())
+    terminal.keys("2")
+    screen = terminal.wait_for("Wilson 95 %")
+    assert "30.1 % – 95" in screen  # task-02's interval, both bounds' start on screen
+    terminal.keys("3")
+    screen = terminal.wait_for("outcome")
+    assert "✓ success" in screen and "infrastructure" in screen
+    terminal.keys("q")
+    assert terminal.exit_status() == "0"
+
+
+def test_a_file_that_is_not_a_run_exits_2_with_a_message(terminal: Terminal) -> None:
+    """README.md behaves as a missing path does: a message and exit 2, no screen to dismiss."""
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    terminal.start(f"{_evalview()} {readme}")
+    assert terminal.exit_status() == "2"
+    screen = terminal.screen()
+    assert "evalview:" in screen and "README.md" in screen and "manifest.json" in screen
 
 
 @pytest.fixture(scope="module")

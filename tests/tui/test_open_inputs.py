@@ -21,7 +21,6 @@ from evalview.psr import (
 )
 from evalview.session import PsrFiles, open_input
 from evalview.tui.app import EvalViewApp
-from evalview.tui.loading import UnreadableScreen
 from evalview.tui.partial_credit import CheckpointInputsPane, CheckpointInputsScreen
 from helpers.one_episode_run import write_one_episode_run
 
@@ -84,15 +83,11 @@ def test_a_refused_checkpoint_inputs_file_shows_the_refusal_and_exits_1() -> Non
     """Without the bare-target table the sample's legacy `Planks: 14` must be refused (exit 1)."""
 
     async def body(pilot: Any, app: EvalViewApp) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
-        await pilot.pause()  # mounted, so q reaches the screen's binding
-        screen = app.screen
-        assert isinstance(screen, UnreadableScreen) and screen.exit_code == 1
-        title = str(screen.query_one("#unreadable-title", Static).render())
-        message = str(screen.query_one("#unreadable-message", Static).render())
-        assert "refused" in title
+        await wait_for(pilot, lambda: app.failure is not None)
+        assert app.failure is not None
+        message, hint = app.failure
         assert "task_04_shelter" in message and "--bare-targets" in message
-        await pilot.press("q")
+        assert "Fix the row" in hint
 
     assert _open(INPUTS, None, body) == 1
 
@@ -104,11 +99,9 @@ def test_duplicate_rows_are_refused_with_the_rows_named(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"m": [row, row]}))
 
     async def body(pilot: Any, app: EvalViewApp) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
-        await pilot.pause()  # mounted, so q reaches the screen's binding
-        message = str(app.screen.query_one("#unreadable-message", Static).render())
-        assert "appears twice" in message and "rows 1 and 2" in message
-        await pilot.press("q")
+        await wait_for(pilot, lambda: app.failure is not None)
+        assert app.failure is not None
+        assert "appears twice" in app.failure[0] and "rows 1 and 2" in app.failure[0]
 
     assert _open(bad, None, body) == 1
 
@@ -118,11 +111,9 @@ def test_json_that_is_neither_a_run_nor_inputs_is_unreadable_exit_2(tmp_path: Pa
     other.write_text('{"models": 3}')
 
     async def body(pilot: Any, app: EvalViewApp) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
-        await pilot.pause()  # mounted, so q reaches the screen's binding
-        message = str(app.screen.query_one("#unreadable-message", Static).render())
-        assert "other.json" in message and "neither a closed run nor" in message
-        await pilot.press("q")
+        await wait_for(pilot, lambda: app.failure is not None)
+        assert app.failure is not None
+        assert "other.json" in app.failure[0] and "neither a closed run nor" in app.failure[0]
 
     assert _open(other, None, body) == 2
 

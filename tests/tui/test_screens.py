@@ -20,7 +20,6 @@ from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.errors_view import ErrorsPane
 from evalview.tui.findings_view import FindingsPane, locate_row
 from evalview.tui.help import HelpScreen
-from evalview.tui.loading import UnreadableScreen
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.run_screen import RunScreen
 from evalview.tui.tasks import TasksPane
@@ -55,8 +54,9 @@ def test_loads_in_a_worker_and_shows_the_verdict_and_headline() -> None:
             d = session.scorecard.denominators
             headline = _text(app, "#headline")
             assert f"successes / selected {d.successes} / {d.selected}" in headline
-            assert f"attempted {d.attempted}" in headline
-            assert f"completed {d.completed}" in headline
+            counts = _text(app, "#counts")
+            assert f"attempted {d.attempted}" in counts
+            assert f"completed {d.completed}" in counts
             identity = _text(app, "#identity")
             assert session.run.identity.run_id is not None
             assert session.run.identity.run_id in identity
@@ -89,14 +89,15 @@ def test_the_bootstrap_arrives_after_the_first_paint(example_session: Session) -
     run(main())
 
 
-def test_missing_path_shows_a_message_not_a_traceback(tmp_path: Path) -> None:
+def test_missing_path_ends_the_app_with_a_message_not_a_traceback(tmp_path: Path) -> None:
     async def main() -> None:
         app = EvalViewApp(tmp_path / "no-such-run")
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, UnreadableScreen))
-            message = _text(app, "#unreadable-message")
+            await wait_for(pilot, lambda: app.failure is not None)
+            assert app.failure is not None
+            message, hint = app.failure
             assert "no-such-run" in message and "no such file" in message
-            await pilot.press("q")
+            assert "manifest.json" in hint
         assert app.return_value == 2
 
     run(main())
@@ -158,7 +159,7 @@ def test_tasks_table_lists_scorecard_rows_and_sorts(example_session: Session) ->
         table = pane.query_one(DataTable)
         lo, hi = card.tasks[0].wilson95
         row = table.get_row(card.tasks[0].task)
-        assert f"{100 * lo:.1f} %" in str(row[7]) and f"{100 * hi:.1f} %" in str(row[7])
+        assert f"{100 * lo:.1f} %" in str(row[2]) and f"{100 * hi:.1f} %" in str(row[2])
         await pilot.press("s")  # next column after rate: the Wilson interval
         assert pane.sort_key == "wilson"
 
@@ -171,9 +172,8 @@ def test_tasks_table_lists_scorecard_rows_and_sorts(example_session: Session) ->
 def test_open_task_then_episode_then_back(example_session: Session) -> None:
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         await pilot.press("2", "down", "enter")
-        await pilot.pause()
+        await wait_for(pilot, lambda: _active(app) == "episodes")  # a worker switches the tab
         task = example_session.run.tasks[1]
-        assert _active(app) == "episodes"
         pane = app.screen.query_one(EpisodesPane)
         assert pane.filter == EpisodeFilter(task=task)
         ep = example_session.run.episodes

@@ -53,3 +53,19 @@ def test_findings(snap_compare: SnapCompare, app: EvalViewApp) -> None:
 
 def test_record(snap_compare: SnapCompare, app: EvalViewApp) -> None:
     assert snap_compare(app, press=["3", "down", "enter"], terminal_size=SIZE)
+
+
+#: The narrow terminal every screen must fit (issue 16) and a roomy one.
+SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize(
+    "keys",
+    [["1"], ["2"], ["3"], ["5"], ["3", "down", "enter"]],
+    ids=["overview", "tasks", "episodes", "findings", "record"],
+)
+def test_at_both_sizes(
+    snap_compare: SnapCompare, app: EvalViewApp, keys: list[str], size: str
+) -> None:
+    assert snap_compare(app, press=keys, terminal_size=SIZES[size])

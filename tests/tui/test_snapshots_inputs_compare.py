@@ -67,3 +67,14 @@ def test_checkpoint_inputs(snap_compare: SnapCompare, monkeypatch: pytest.Monkey
         psr_files=PsrFiles(psr / "bare-targets.json", psr / "catalog.json"),
     )
     assert snap_compare(app, run_before=_ready(CheckpointInputsScreen), terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+def test_compare_at_both_sizes(
+    snap_compare: SnapCompare,
+    pair_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    size: tuple[int, int],
+) -> None:
+    monkeypatch.chdir(pair_dir)
+    assert snap_compare(CompareApp(A, B), run_before=_ready(CompareScreen), terminal_size=size)

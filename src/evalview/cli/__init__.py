@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 from evalview import __version__
 from evalview.errors import InputError, Refused
@@ -42,9 +43,17 @@ def _module(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name])
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line, or with `only` just that subcommand (enough to parse its
-    arguments, and only its module is imported: `check --json` then loads no rich)."""
+def _texts(mod: ModuleType) -> dict[str, Any]:
+    """A subcommand parser's description, epilog and layout, from its module."""
+    return {
+        "description": getattr(mod, "DESCRIPTION", mod.HELP),
+        "epilog": getattr(mod, "EPILOG", None),
+        "formatter_class": argparse.RawDescriptionHelpFormatter,
+    }
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line (for `evalview --help`)."""
     parser = argparse.ArgumentParser(
         prog="evalview",
         usage="evalview [PATH [PATH_B]]   (the terminal app)\n       evalview COMMAND [options]",
@@ -63,17 +72,30 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"evalview {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="evalview")
-    for name in COMMANDS if only is None else (only,):
+    for name in COMMANDS:
         mod = _module(name)
-        p = sub.add_parser(
-            name,
-            help=mod.HELP,
-            description=getattr(mod, "DESCRIPTION", mod.HELP),
-            epilog=getattr(mod, "EPILOG", None),
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        mod.add_arguments(p)
+        mod.add_arguments(sub.add_parser(name, help=mod.HELP, **_texts(mod)))
     return parser
+
+
+def command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one subcommand on its own: a wrong option or an extra argument then
+    prints `evalview NAME`'s usage, not the whole program's (argparse hands a subparser's
+    leftovers to the top-level parser, whose usage says nothing about NAME). Only NAME's module
+    is imported: `check --json` loads no rich."""
+    mod = _module(name)
+    parser = argparse.ArgumentParser(prog=f"evalview {name}", **_texts(mod))
+    mod.add_arguments(parser)
+    parser.set_defaults(command=name)
+    return parser
+
+
+def suggest_command(word: str) -> str | None:
+    """The subcommand `word` was probably meant to be (`chekc` -> `check`), if any."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(COMMANDS), n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 #: Exit status when stdout is closed before the output is written (`evalview ... | head -1`):
@@ -84,8 +106,7 @@ EXIT_CLOSED_STDOUT = 1
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in COMMANDS:
-        parser = build_parser(only=args_list[0])
-        args = parser.parse_args(args_list)
+        args = command_parser(args_list[0]).parse_args(args_list[1:])
         module = _module(args.command)
         try:
             return int(module.run(args))
@@ -96,10 +117,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return stopped(module, args, exc)
             except BrokenPipeError:
                 return _stdout_closed()
+    if args_list and _mistyped(args_list[0]):
+        return 2
     if not args_list or args_list[0] not in ("-h", "--help", "--version"):
         return _open_tui(args_list)
     build_parser().parse_args(args_list)
     return 0
+
+
+def _mistyped(word: str) -> bool:
+    """Say so (on stderr) when `word` is neither a path nor a command but close to a command."""
+    if word.startswith("-") or os.path.lexists(word):
+        return False
+    command = suggest_command(word)
+    if command is None:
+        return False
+    print(
+        f"evalview: {word!r} is not a command, and no file or directory has that name. "
+        f"Did you mean `evalview {command}`? (`evalview --help` lists the commands.)",
+        file=sys.stderr,
+    )
+    return True
 
 
 def exit_code(exc: InputError | Refused) -> int:

@@ -24,9 +24,12 @@ Keys in the app (? lists them all):
   1-6          tabs: 1 Overview, 2 Tasks, 3 Episodes, 4 Errors, 5 Findings, 6 Partial credit
   arrows, j k  move in a table (PgUp PgDn Home End; <- -> or h l scroll sideways)
   Enter / Esc  open what is under the cursor / go back (Backspace too)
-  /  x         search episodes / clear the episode filters
-  s  r         sort the Tasks table by the next column / reverse it
-  e            export result.json and index.html into a new directory
+  /            search (Tasks, Episodes, Findings) / find in a record
+  x            clear the episode filters
+  s  r         sort the Tasks table by the next column (or click a header) / reverse it
+  c            copy the episode id, the finding, or the record's JSON (OSC 52)
+  a            score a refused read anyway, errors as non-successes (not publishable)
+  e  o         export result.json and index.html into a new directory / open the page
   ctrl+p       command palette: jump to a task or an episode id, or export
   ?  q         help / quit
 Compare screen: up/down choose a task (its McNemar table and power line), q quits.
@@ -110,7 +113,12 @@ def path_problem(path: Path) -> str | None:
         check_input_path(path)
     except InputError as exc:
         missing = not (path.exists() or path.is_symlink())
-        hint = " Pass a closed-run directory or a results JSON." if missing else ""
+        hint = (
+            " Open a closed-run directory (the one holding manifest.json), an exported "
+            "result.json or a PSR checkpoint-inputs JSON."
+            if missing
+            else ""
+        )
         return f"{exc}{hint}"
     return None
 
@@ -154,5 +162,9 @@ def main(argv: Sequence[str]) -> int:
     from evalview.tui.app import EvalViewApp
 
     files = PsrFiles(args.bare_targets, args.catalog)
-    result = EvalViewApp(path, psr_files=files, read=args.read).run()
+    app = EvalViewApp(path, psr_files=files, read=args.read)
+    result = app.run()
+    if app.failure is not None:  # not a run: the same message and exit as a missing path
+        message, hint = app.failure
+        error_console().print(f"[bold red]evalview:[/] {escape(message)}\n{escape(hint)}")
     return EXIT_OK if result is None else int(result)

@@ -6,6 +6,7 @@ rich is imported when text is written, so a --json run (CI, `check` on a large r
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -50,18 +51,39 @@ def _valid_utf8(value: Any) -> Any:
     return value
 
 
-def console() -> Console:
-    """Text output. Soft wrap: long lines are left to the terminal, never broken mid-sentence
-    when piped (a pipe has no width, and rich would otherwise hard-wrap at 80 columns)."""
+#: The width text gets when it is not going to a terminal: tables then never wrap a cell.
+PIPE_WIDTH = 400
+
+
+def _console(*, stderr: bool) -> Console:
+    """Soft wrap: long lines are left to the terminal, never broken mid-sentence. Piped or
+    redirected (no terminal, so no width), tables get PIPE_WIDTH columns rather than rich's
+    80, so a task name is never cut in two. NO_COLOR (no-color.org) means plain text: no
+    colour and no bold or dim either."""
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    stream = sys.stderr if stderr else sys.stdout
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError):  # a closed or replaced stream
+        terminal = False
+    return Console(
+        stderr=stderr,
+        highlight=False,
+        soft_wrap=True,
+        width=None if terminal else PIPE_WIDTH,
+        color_system=None if os.environ.get("NO_COLOR") else "auto",
+    )
+
+
+def console() -> Console:
+    """Text output on stdout."""
+    return _console(stderr=False)
 
 
 def error_console() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    """Messages on stderr."""
+    return _console(stderr=True)
 
 
 def fail_unreadable(message: str, *, as_json: bool = False) -> int:

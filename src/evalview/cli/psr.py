@@ -249,7 +249,7 @@ def _print_inputs(report: CheckpointReport, per_task: bool) -> None:
                 pct(s.cce, 2),
                 _num(s.rounds),
                 _num(s.chats),
-                s.coverage.describe(),
+                s.coverage.fraction,  # the status column says partial or final
                 _status(s.status),
             )
         out.print(table)

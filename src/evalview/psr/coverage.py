@@ -39,6 +39,11 @@ class Coverage:
             "final": self.final,
         }
 
+    @property
+    def fraction(self) -> str:
+        """`3/4`, or `3/?` without a catalog: for a table whose next column says the status."""
+        return f"{self.scored}/{'?' if self.expected is None else self.expected}"
+
     def describe(self) -> str:
         """Short text for tables: `3/4 partial`, `100/100`, `3/?` (no catalog: expected unknown)."""
         if self.expected is None:

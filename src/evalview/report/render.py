@@ -37,7 +37,13 @@ def interval(iv: tuple[float, float] | None, digits: int = 1) -> str:
     return "—" if iv is None else f"[{100 * iv[0]:.{digits}f}, {100 * iv[1]:.{digits}f}] %"
 
 
+def points(x: float | None, digits: int = 1) -> str:
+    """A standard error in percentage points, `1.0 pt`: the app and the CLI say the same."""
+    return "—" if x is None else f"{100 * x:.{digits}f} pt"
+
+
 _ENV.filters["pct"] = pct
+_ENV.filters["points"] = points
 _ENV.filters["interval"] = interval
 #: The one template environment (the harness result's page renders with it too).
 ENV = _ENV

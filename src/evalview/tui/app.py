@@ -13,8 +13,12 @@ from textual.worker import get_current_worker
 
 from evalview.tui.commands import ExportProvider, JumpProvider
 from evalview.tui.keygate import KeyGate
-from evalview.tui.loading import LoadingScreen, UnreadableScreen
+from evalview.tui.loading import LoadingScreen
 from evalview.tui.theme import EVALVIEW_THEME
+from evalview.tui.words import ALLOW_ERRORS_KEY
+
+#: Refusals the scorer lifts when told to score errors as non-successes (`allow_errors`).
+ERROR_REFUSALS = ("errored-rollouts", "audit-errors")
 
 # Only what the loading screen needs is imported with this module (tests/tui/test_app_imports.py
 # keeps it so): the run screen, the reader, the export dialog (pydantic, Jinja2), numpy and the
@@ -24,6 +28,13 @@ if TYPE_CHECKING:
     from evalview.session import PsrFiles, Session
     from evalview.stats import Scorecard
     from evalview.tui.run_screen import RunScreen
+
+
+UNREADABLE_HINT = (
+    "Open a closed-run directory (the one holding manifest.json), an exported result.json or a "
+    "PSR checkpoint-inputs JSON."
+)
+REFUSED_HINT = "Fix the row it names and open it again (`evalview psr PATH` says the same)."
 
 
 class EvalViewApp(App[int]):
@@ -45,6 +56,12 @@ class EvalViewApp(App[int]):
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("question_mark", "help", "Help", id="app.help"),
         Binding("e", "export", "Export", id="app.export"),
+        Binding(
+            ALLOW_ERRORS_KEY,
+            "allow_errors",
+            "Score anyway",
+            id="app.allow-errors",
+        ),
         Binding("ctrl+p", "command_palette", "Jump", show=False, id="app.palette"),
     ]
 
@@ -113,6 +130,10 @@ class EvalViewApp(App[int]):
         self.inputs: CheckpointReport | None = None
         #: The named read to open in a file of several (LeRobot); None: ask when there are several.
         self.read = read
+        #: True once the reviewer chose to score errors as non-successes (key `a`).
+        self.allow_errors = False
+        #: (message, what to do) when PATH could not be opened; the app has exited with its code.
+        self.failure: tuple[str, str] | None = None
         #: Keys typed while a screen gets ready wait here (tui/keygate.py).
         self.key_gate = KeyGate()
 
@@ -251,6 +272,8 @@ class EvalViewApp(App[int]):
         session = self.session
         if session is None:
             return
+        if message.scorecard is not None and message.scorecard.allow_errors != self.allow_errors:
+            return  # the deferred bootstrap of the refused card, after `a` rescored it
         session.scorecard, session.score_refusal = message.scorecard, message.refusal
         session.bootstrap_pending = False
         from evalview.tui.run_screen import RunScreen
@@ -266,18 +289,11 @@ class EvalViewApp(App[int]):
         self.switch_screen(CheckpointInputsScreen(message.report))
 
     def on_eval_view_app_failed(self, message: Failed) -> None:
-        if message.refused:
-            screen = UnreadableScreen(
-                self.path,
-                message.message,
-                exit_code=message.exit_code,
-                title="This checkpoint-inputs file was refused",
-                hint="Fix the row it names and open it again. `evalview psr PATH` prints the "
-                "same message for scripts (exit 1).",
-            )
-        else:
-            screen = UnreadableScreen(self.path, message.message, exit_code=message.exit_code)
-        self.switch_screen(screen)
+        """Not a run: leave the app at once and say why on stderr, as for a path that does not
+        exist (`cli/open.py` prints `self.failure`), instead of a screen with nothing to do."""
+        hint = REFUSED_HINT if message.refused else UNREADABLE_HINT
+        self.failure = (message.message, hint)
+        self.exit(message.exit_code)
 
     @property
     def export_blocked(self) -> str | None:
@@ -303,6 +319,42 @@ class EvalViewApp(App[int]):
         from evalview.tui.export_screen import open_export
 
         open_export(self)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer `a` only while the card is refused for errors the reviewer may score anyway."""
+        if action != "allow_errors":
+            return True
+        card = self.session.scorecard if self.session is not None else None
+        return (
+            not self.allow_errors
+            and card is not None
+            and any(r.code in ERROR_REFUSALS for r in card.refusals)
+        )
+
+    def action_allow_errors(self) -> None:
+        """Score the read with errored cases as non-successes, labelled not publishable
+        (`evalview score --allow-errors`); the bootstrap runs in a worker."""
+        if self.session is None or not self.check_action("allow_errors", ()):
+            return
+        self.allow_errors = True
+        self.refresh_bindings()
+        self.notify(
+            "Scoring with errors as non-successes: the numbers are not publishable.",
+            title="Scoring anyway",
+        )
+        self._score_allowing_errors(self.session)
+
+    @work(thread=True, exclusive=True, group="bootstrap")
+    def _score_allowing_errors(self, session: Session) -> None:
+        from evalview.stats import score_run
+
+        try:
+            card = score_run(session.run, findings=session.findings, allow_errors=True)
+        except Exception as exc:  # a bug in the core: say so where the numbers would be
+            self.post_message(self.Scored(None, f"the scorer failed ({type(exc).__name__})"))
+            return
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Scored(card, None))
 
     def _run_screen(self) -> RunScreen | None:
         from evalview.tui.run_screen import RunScreen

@@ -7,8 +7,9 @@ McNemar verdict, and for the selected task its 2×2 McNemar table and the power 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -25,6 +26,9 @@ from evalview.tui.bars import interval_bar
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
 from evalview.tui.theme import EVALVIEW_THEME
+
+if TYPE_CHECKING:
+    from evalview.model.run import Run
 
 BAR_WIDTH = 20
 
@@ -117,11 +121,53 @@ def power_line(t: PairedCounts, power: float) -> str:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ReadHeadline:
+    """One read's audit verdict and `successes / selected`: the header every screen keeps."""
+
+    label: str
+    checkpoint: str | None
+    verdict_kind: str
+    verdict: str
+    successes: int
+    selected: int
+
+    @classmethod
+    def of(cls, run: Run, label: str, checkpoint: str | None) -> ReadHeadline:
+        """Audit and count `run` (no bootstrap: the header needs the counts only)."""
+        from evalview.audit import audit
+        from evalview.findings import audit_verdict, count_by_severity
+        from evalview.stats import score_run
+
+        findings = audit(run)
+        kind, verdict = audit_verdict(count_by_severity(findings))
+        d = score_run(run, findings=findings, bootstrap=0).denominators
+        return cls(label, checkpoint, kind, verdict, d.successes, d.selected)
+
+    def line(self, side: str) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{side} ", style="bold")
+        text.append(self.verdict, style=_VERDICT_STYLE.get(self.verdict_kind, ""))
+        text.append("  successes / selected ", style="dim")
+        text.append(f"{self.successes:,} / {self.selected:,}", style="bold")
+        rate = _pct(self.successes / self.selected if self.selected else None).strip()
+        text.append(f"  {rate}", style="bold")
+        text.append(f"  {clean(self.label)}")
+        if self.checkpoint:
+            text.append(f" {clean(self.checkpoint)}", style="dim")
+        return text
+
+
+_VERDICT_STYLE = {"error": "bold red", "warning": "bold yellow", "success": "bold green"}
+
+
 class CompareScreen(Screen[None]):
     """Tasks side by side; moving the cursor shows that task's McNemar table and power line."""
 
     DEFAULT_CSS = """
     #compare-title { height: 1; padding: 0 1; background: $panel; }
+    #compare-reads { height: 2; padding: 0 1; background: $panel; text-wrap: nowrap;
+                     text-overflow: ellipsis; }
     #compare-head { height: auto; padding: 0 1; }
     #compare-table { height: 1fr; }
     #compare-detail { height: auto; padding: 0 1; border-top: solid $primary; }
@@ -135,9 +181,12 @@ class CompareScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", id="compare.quit"),
     ]
 
-    def __init__(self, comparison: Comparison) -> None:
+    def __init__(
+        self, comparison: Comparison, headlines: tuple[ReadHeadline, ReadHeadline] | None = None
+    ) -> None:
         super().__init__(id="compare")
         self.comparison = comparison
+        self.headlines = headlines
         self.rows: list[PairedCounts] = [*comparison.tasks, comparison.overall]
 
     def compose(self) -> ComposeResult:
@@ -149,9 +198,17 @@ class CompareScreen(Screen[None]):
             id="compare-title",
         )
         c = self.comparison
-        head = [
-            f"[bold]A[/] {escape(c.a.label)} [dim]{escape(c.a.checkpoint or '')}[/]   "
-            f"[bold]B[/] {escape(c.b.label)} [dim]{escape(c.b.checkpoint or '')}[/]",
+        if self.headlines is not None:
+            a, b = self.headlines
+            reads = Text("\n", no_wrap=True, overflow="ellipsis").join([a.line("A"), b.line("B")])
+            yield Static(reads, id="compare-reads")
+            head = []
+        else:
+            head = [
+                f"[bold]A[/] {escape(c.a.label)} [dim]{escape(c.a.checkpoint or '')}[/]   "
+                f"[bold]B[/] {escape(c.b.label)} [dim]{escape(c.b.checkpoint or '')}[/]"
+            ]
+        head += [
             f"[bold]all pairs[/] {escape(c.overall.verdict.text)}",
             tally_line(c),
         ]
@@ -159,7 +216,7 @@ class CompareScreen(Screen[None]):
         if left_out is not None:
             head.append(left_out)
         if c.labels:  # OFF-PROTOCOL, [development seeds]: the rules say the read carries them
-            head[0] = f"[bold yellow]{escape(' '.join(c.labels))}[/]  " + head[0]
+            head.insert(0, f"[bold yellow]{escape(' '.join(c.labels))}[/]")
         if c.only_in_a or c.only_in_b:
             head.append(
                 f"[yellow]{len(c.only_in_a)} episode(s) only in A, {len(c.only_in_b)} only in B "
@@ -175,18 +232,20 @@ class CompareScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
+        # The key numbers first (an 80-column terminal shows them all); the bars scroll sideways.
         table.add_columns(
-            "task", "pairs", "A", "A Wilson 95 %", "B", "B Wilson 95 %", "B − A",
-            "B won", "A won", "McNemar p",
+            "task", "A", "B", "B − A", "McNemar p", "pairs", "B won", "A won",
+            "A Wilson 95 %", "B Wilson 95 %",
         )
         for t in self.rows:
             table.add_row(
                 Text(clean(t.task), style="bold" if t is self.comparison.overall else ""),
-                Text(f"{t.pairs:,}", justify="right"),
-                _pct(t.rate_a), _bar(t, "a"), _pct(t.rate_b), _bar(t, "b"),
+                _pct(t.rate_a), _pct(t.rate_b),
                 _diff_text(t),
-                Text(str(t.only_b), justify="right"), Text(str(t.only_a), justify="right"),
                 Text(f"{t.mcnemar_p:.3g}", justify="right", style=_verdict_style(t)),
+                Text(f"{t.pairs:,}", justify="right"),
+                Text(str(t.only_b), justify="right"), Text(str(t.only_a), justify="right"),
+                _bar(t, "a"), _bar(t, "b"),
                 key=t.task,
             )
         self.show_detail(0)
@@ -229,10 +288,16 @@ class CompareApp(App[int]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # noqa: RUF012 (Textual's API)
 
     class Done(Message):
-        def __init__(self, comparison: Comparison | None, problem: tuple[str, str, int] | None):
+        def __init__(
+            self,
+            comparison: Comparison | None,
+            problem: tuple[str, str, int] | None,
+            headlines: tuple[ReadHeadline, ReadHeadline] | None = None,
+        ):
             super().__init__()
             self.comparison = comparison
             self.problem = problem
+            self.headlines = headlines
 
     def __init__(self, a: Path, b: Path, *, allow_off_protocol: bool = False) -> None:
         super().__init__()
@@ -256,9 +321,10 @@ class CompareApp(App[int]):
         from evalview.load import load_run
 
         try:
+            run_a, run_b = load_run(self.a), load_run(self.b)
             result = compare_runs(
-                load_run(self.a),
-                load_run(self.b),
+                run_a,
+                run_b,
                 label_a=str(self.a),
                 label_b=str(self.b),
                 allow_off_protocol=self.allow_off_protocol,
@@ -270,11 +336,19 @@ class CompareApp(App[int]):
         except Refused as exc:
             self.post_message(self.Done(None, ("The reads cannot be compared", str(exc), 1)))
         else:
-            self.post_message(self.Done(result, None))
+            headlines: tuple[ReadHeadline, ReadHeadline] | None
+            try:
+                headlines = (
+                    ReadHeadline.of(run_a, result.a.label, result.a.checkpoint),
+                    ReadHeadline.of(run_b, result.b.label, result.b.checkpoint),
+                )
+            except Exception:  # a bug in the audit or scorer: the comparison still shows
+                headlines = None
+            self.post_message(self.Done(result, None, headlines))
 
     def on_compare_app_done(self, message: Done) -> None:
         if message.comparison is not None:
-            self.push_screen(CompareScreen(message.comparison))
+            self.push_screen(CompareScreen(message.comparison, message.headlines))
         elif message.problem is not None:
             title, text, code = message.problem
             self.exit_code = code

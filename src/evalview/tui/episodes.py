@@ -22,6 +22,7 @@ from textual.widgets import Input, Select, Static
 
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, INVALID, UNATTEMPTED
 from evalview.session import Session
+from evalview.tui.clipboard import copy_to_clipboard
 from evalview.tui.fmt import count_text
 from evalview.tui.safe import esc, plain
 from evalview.tui.vtable import Column, VirtualTable
@@ -34,7 +35,11 @@ OUTCOMES = ("success", "failure", "none")
 _STATUS_STYLE = {COMPLETED: "", ERROR: "bold red", UNATTEMPTED: "yellow", INVALID: "bold magenta"}
 
 def columns(session: Session) -> tuple[Column, ...]:
-    """The episode table's columns, the id and task ones as wide as the run needs (capped)."""
+    """The episode table's columns, the id and task ones as wide as the run needs (capped).
+
+    The id, status, outcome and error come first, so an 80-column terminal shows what each
+    episode did; task, seed and the rest follow (the id usually names them already).
+    """
     ep = session.run.episodes
 
     def widest(values: Any, least: int, most: int) -> int:
@@ -42,11 +47,12 @@ def columns(session: Session) -> tuple[Column, ...]:
 
     rewards = tuple(Column(name.replace("_", " "), 10, "right") for name in _rewards(session))
     return (
-        Column("#", 6, "right"),
+        Column("#", 5, "right"),
         Column("episode", widest(ep.ids, 8, 40)),
-        Column("task", widest(session.run.tasks, 6, 28)),
-        *COLUMNS[3:6],
+        *COLUMNS[2:4],
         *rewards,
+        COLUMNS[4],
+        Column("task", widest(session.run.tasks, 6, 28)),
         *COLUMNS[6:],
     )
 
@@ -63,17 +69,18 @@ def _reward(value: float) -> Text:
     return Text("—", style="dim") if value != value else Text(f"{value:.4g}")
 
 
+#: `#` is the row's place in the run (schedule order; a record's file line is in its record).
 COLUMNS = (
-    Column("#", 6, "right"),
+    Column("#", 5, "right"),
     Column("episode", 24),
-    Column("task", 14),
-    Column("seed", 6, "right"),
     Column("status", 11),
     Column("outcome", 9),
     Column("error", 14),
+    Column("task", 14),
+    Column("seed", 6, "right"),
+    Column("error type", 18),
     Column("termination", 22),
-    Column("line", 6, "right"),
-    Column("message"),
+    Column("message (verifier, or the error's)"),
 )
 
 
@@ -87,6 +94,9 @@ class EpisodeFilter:
     outcome: str | None = None
     termination: str | None = None
     text: str = ""
+    #: Exactly these episode rows (a grouped finding's episodes), named by `group`.
+    rows: tuple[int, ...] | None = None
+    group: str = ""
 
     def describe(self) -> str:
         parts = [
@@ -100,6 +110,8 @@ class EpisodeFilter:
             )
             if v is not None
         ]
+        if self.rows is not None:
+            parts.insert(0, self.group or f"{len(self.rows)} chosen episodes")
         if self.text:
             parts.append(f"“{self.text}”")
         return ", ".join(parts) or "all episodes"
@@ -119,6 +131,10 @@ def filter_rows(session: Session, f: EpisodeFilter, haystack: list[str]) -> npt.
         mask &= ep.error_category == f.category
     if f.termination is not None:
         mask &= ep.termination_reason == f.termination
+    if f.rows is not None:
+        chosen = np.zeros(len(ep), dtype=np.bool_)
+        chosen[np.asarray(f.rows, dtype=np.intp)] = True
+        mask &= chosen
     if f.outcome == "success":
         mask &= ep.success == 1
     elif f.outcome == "failure":
@@ -160,6 +176,7 @@ class EpisodesPane(Vertical):
         # key typed right after it reaches the table, not the field.
         Binding("enter", "leave_search", show=False, priority=True, id="episodes.leave_search"),
         Binding("x", "clear_filters", "Clear filters", id="episodes.clear"),
+        Binding("c", "copy", "Copy id", id="episodes.copy"),
     ]
 
     class OpenRecord(Message):
@@ -275,6 +292,13 @@ class EpisodesPane(Vertical):
     def action_clear_filters(self) -> None:
         self.set_filter(EpisodeFilter())
 
+    def action_copy(self) -> None:
+        """Copy the highlighted episode's id (to paste into a report or a re-run list)."""
+        table = self.query_one(VirtualTable)
+        if len(self._index):
+            row = int(self._index[table.cursor_row])
+            copy_to_clipboard(self.app, str(self.session.run.episodes.ids[row]), "episode id")
+
     # -- rows --------------------------------------------------------------------------------
 
     @property
@@ -307,21 +331,39 @@ class EpisodesPane(Vertical):
         in_schedule = bool(ep.in_schedule[r])
         number = Text(str(r + 1)) if in_schedule else Text("stray", style="bold magenta")
         seed = int(ep.seed[r])
-        line = int(ep.line[r])
         rewards = [_reward(float(self.session.run.columns[c][r])) for c in self._rewards]
         return [
             number,
             str(ep.ids[r]),
-            str(ep.task[r]),
-            "" if seed < 0 else str(seed),
             Text(status, style=_STATUS_STYLE.get(status, "")),
             outcome,
             *rewards,
             Text(str(ep.error_category[r] or ""), style="red"),
+            str(ep.task[r]),
+            "" if seed < 0 else str(seed),
+            Text(str(ep.error_type[r] or ""), style="red"),
             str(ep.termination_reason[r] or ""),
-            str(line) if line else "",
-            Text(str(ep.message[r] or ""), style="dim"),
+            self._message(r, status),
         ]
+
+    def _message(self, r: int, status: str) -> Text:
+        """The verifier message; for an errored episode, its error message (from the record,
+        read only for the rows on screen)."""
+        ep = self.session.run.episodes
+        if status == ERROR:
+            error_message = self._error_message(r)
+            if error_message:
+                return Text(error_message, style="red")
+        return Text(str(ep.message[r] or ""), style="dim")
+
+    def _error_message(self, r: int) -> str | None:
+        index = int(self.session.run.episodes.record_index[r])
+        if index < 0:
+            return None
+        data = self.session.run.records[index].data
+        error = data.get("error") if isinstance(data, dict) else None
+        message = error.get("message") if isinstance(error, dict) else None
+        return message if isinstance(message, str) else None
 
     @on(VirtualTable.Selected, "#episodes-table")
     def _open(self, event: VirtualTable.Selected) -> None:

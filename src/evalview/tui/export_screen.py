@@ -20,22 +20,38 @@ from textual.widgets import Button, Input, Static
 
 from evalview.report.export_summary import export_summary
 from evalview.tui.safe import clean
+from evalview.tui.words import app_words
 
 if TYPE_CHECKING:
     from evalview.report.export import Exported
 
 
 
-def default_destination(source: Path) -> Path:
-    """A new sibling of the run (or of an exported result's folder): never inside the run."""
+def default_destination(source: Path, cwd: Path | None = None) -> Path:
+    """A new folder in the current directory, where the reviewer will look for it (a bundled
+    or installed run lives in the package or a hidden cache). Inside the run itself (the
+    reviewer `cd`-ed into it) it is a sibling of the run instead: export never writes there."""
     base = source if source.is_dir() else source.parent
+    here = (cwd or Path.cwd()).absolute()
+    run_dir = base.absolute()
+    parent = run_dir.parent if here == run_dir or run_dir in here.parents else here
     stem = f"{base.name}-export"
-    candidate = base.parent / stem
+    candidate = parent / stem
     n = 2
     while candidate.exists() or candidate.is_symlink():
-        candidate = base.parent / f"{stem}-{n}"
+        candidate = parent / f"{stem}-{n}"
         n += 1
     return candidate
+
+
+def open_in_browser(index: Path) -> bool:
+    """Open the written index.html in the default browser (False when none is available)."""
+    import webbrowser
+
+    try:
+        return webbrowser.open(index.resolve().as_uri())
+    except webbrowser.Error:
+        return False
 
 
 def _success_text(done: Exported) -> Text:
@@ -44,7 +60,7 @@ def _success_text(done: Exported) -> Text:
     text.append(clean(summary.destination), style="bold")
     text.append(f"\n  {clean(summary.headline)}")
     for path in summary.files:
-        text.append(f"\n  {clean(path)}")
+        text.append(f"\n  wrote {clean(Path(path).absolute())}")
     for warning in summary.warnings:
         text.append(f"\n! {clean(warning)}", style="yellow")
     return text
@@ -52,7 +68,7 @@ def _success_text(done: Exported) -> Text:
 
 def _refusal_text(message: str, details: list[str]) -> Text:
     text = Text("✗ Refused: ", style="bold red")
-    text.append(clean(message))  # refusals quote run data (finding messages, paths)
+    text.append(clean(app_words(message)))  # refusals quote run data (finding messages, paths)
     for line in details[:20]:
         text.append(f"\n  {clean(line)}", style="red")
     if len(details) > 20:
@@ -75,6 +91,7 @@ class ExportScreen(ModalScreen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="export.close"),
+        Binding("o", "open_page", "Open index.html", id="export.open"),
     ]
 
     def __init__(self, source: Path, *, bootstrap: int | None = None) -> None:
@@ -84,6 +101,8 @@ class ExportScreen(ModalScreen[None]):
         self.busy = False
         #: "ok" or "refused" once an export finished (tests and the status style read it).
         self.outcome: str | None = None
+        #: The written index.html once an export succeeded (`o` opens it).
+        self.index_html: Path | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog"):
@@ -92,12 +111,13 @@ class ExportScreen(ModalScreen[None]):
                 "Writes result.json and a standalone index.html into a new directory outside "
                 "the run. Messages, metadata, paths and unselected metrics are not published."
             )
-            yield Static("Destination (a new directory):")
+            yield Static("Destination (a new directory; proposed in the current directory):")
             yield Input(str(default_destination(self.source)), id="export-dest")
             yield Static("Metrics to publish per episode (optional, comma-separated keys):")
             yield Input(placeholder="e.g. score", id="export-metrics")
             with Horizontal(id="export-buttons"):
                 yield Button("Export", variant="primary", id="export-go")
+                yield Button("Open index.html (o)", id="export-open", disabled=True)
                 yield Button("Close", id="export-close")
             yield Static("", id="export-status")
 
@@ -111,6 +131,25 @@ class ExportScreen(ModalScreen[None]):
     @on(Button.Pressed, "#export-close")
     def _close(self) -> None:
         self.action_close()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`o` is offered once there is a page to open (and never while typing a path)."""
+        if action == "open_page":
+            return self.index_html is not None and not isinstance(self.focused, Input)
+        return True
+
+    @on(Button.Pressed, "#export-open")
+    def action_open_page(self) -> None:
+        if self.index_html is None:
+            return
+        if open_in_browser(self.index_html):
+            self.app.notify(str(self.index_html), title="Opened in the browser", markup=False)
+        else:
+            self.app.notify(
+                f"No browser found here. Open {self.index_html} by hand.",
+                severity="warning",
+                markup=False,
+            )
 
     @on(Button.Pressed, "#export-go")
     @on(Input.Submitted)
@@ -147,7 +186,17 @@ class ExportScreen(ModalScreen[None]):
             message = f"the export failed ({type(exc).__name__}: {exc})."
             self.app.call_from_thread(self._show, _refusal_text(message, []), "refused")
         else:
+            index = next((p for p in done.files if p.name == "index.html"), None)
+            self.app.call_from_thread(self._shown_page, index)
             self.app.call_from_thread(self._show, _success_text(done), "ok")
+
+    def _shown_page(self, index: Path | None) -> None:
+        self.index_html = index
+        button = self.query_one("#export-open", Button)
+        button.disabled = index is None
+        if index is not None:
+            button.focus()  # Enter (or o) opens the page; the path field no longer has focus
+        self.refresh_bindings()
 
     def _show(self, text: Text, outcome: str) -> None:
         self.busy = False

@@ -2,29 +2,37 @@
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from evalview.findings import Finding
+from evalview.model.run import ERROR, UNATTEMPTED
 from evalview.session import Session
+from evalview.tui.clipboard import copy_to_clipboard
+from evalview.tui.episodes import EpisodeFilter
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE
+from evalview.tui.messages import ShowEpisodes
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
 from evalview.tui.vtable import Column, VirtualTable
 
+#: The place and the message share what is left (`width=0`), so 80 columns show both and a
+#: wide terminal gives both more.
 COLUMNS = (
-    Column("severity", 10),
+    Column("severity", 9),
     Column("code", 6),
     Column("rule", 22),
-    Column("where", 34),
+    Column("where"),
     Column("message"),
 )
 
@@ -42,6 +50,51 @@ def locate_row(session: Session, finding: Finding) -> int | None:
             in_schedule = hits[ep.in_schedule[hits]]
             return int(in_schedule[0] if len(in_schedule) else hits[0])
     return None
+
+
+def message_after_place(finding: Finding) -> str:
+    """The message without its leading place: the `where` column shows it already."""
+    message = finding.message.removeprefix(f"{finding.location}: ")
+    if message == finding.message and finding.file:
+        message = finding.message.removeprefix(f"{finding.file}: ")
+    return message
+
+
+def group_rows(session: Session, finding: Finding) -> npt.NDArray[np.intp] | None:
+    """Every episode row a grouped finding (`15 episode(s) errored …`) is about, or None when
+    the finding is about one place. The predicates are the audit's own (publication.py)."""
+    ep = session.run.episodes
+    errored = ep.status == ERROR
+    infra = ep.error_category == "infrastructure"
+    masks = {
+        "EV601": errored & infra,
+        "EV602": (ep.status == UNATTEMPTED) & ep.in_schedule,
+        "EV603": errored & ~infra,
+    }
+    mask = masks.get(finding.code)
+    if mask is None:
+        return None
+    rows = np.flatnonzero(mask)
+    return rows if len(rows) > 1 else None
+
+
+#: A dotted key a manifest finding names in backticks: `method.configuration.openai_api_key`.
+_KEY = re.compile(r"`([A-Za-z_][\w-]*(?:\.[\w-]+)*)`")
+
+
+def named_key(finding: Finding) -> str | None:
+    """The document key a finding about a JSON file names, so its file opens at that line."""
+    if finding.line is not None or not (finding.file or "").endswith(".json"):
+        return None
+    match = _KEY.search(finding.message)
+    return match.group(1) if match else None
+
+
+def finding_line(finding: Finding) -> str:
+    """One finding as a line to paste: `EV212 error manifest.json: message`."""
+    return f"{finding.code} {finding.severity.value} {finding.location}: " + message_after_place(
+        finding
+    )
 
 
 def rule_text(code: str) -> Text:
@@ -63,12 +116,17 @@ def rule_text(code: str) -> Text:
 class FindingsPane(Vertical):
     """The table of findings and, beneath, what the highlighted rule means."""
 
-    BINDINGS: ClassVar[list[BindingType]] = []
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "search", "Search", id="findings.search"),
+        Binding("c", "copy", "Copy", id="findings.copy"),
+    ]
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
-        self.findings = session.findings
+        self.all_findings = session.findings
+        #: The findings listed (all, or those matching the search), in table order.
+        self.findings = list(self.all_findings)
 
     def compose(self) -> ComposeResult:
         counts = self.session.counts
@@ -78,19 +136,28 @@ class FindingsPane(Vertical):
             for sev, label in (("error", "errors"), ("warning", "warnings"), ("info", "info"))
         )
         yield Static(
-            f"{tally}   [dim]Enter opens the record or file a finding names[/]",
+            f"{tally}   [dim]Enter opens what it names · c copies it[/]",
             classes="pane-title",
+        )
+        yield Input(
+            placeholder="search code, rule, place, message…  (/)",
+            id="findings-search",
+            compact=True,
+            classes="search",
         )
         yield VirtualTable(COLUMNS, id="findings-table")
         yield Static(id="rule-explanation")
 
     def on_mount(self) -> None:
-        table = self.query_one(VirtualTable)
-        table.set_rows(len(self.findings), self._render_row)
-        if not self.findings:
+        self._show(self.all_findings)
+        if not self.all_findings:
             self.query_one("#rule-explanation", Static).update(
                 Text("✓ The audit found nothing to report.", style="green")
             )
+
+    def _show(self, findings: list[Finding]) -> None:
+        self.findings = findings
+        self.query_one(VirtualTable).set_rows(len(findings), self._render_row)
 
     def _render_row(self, i: int) -> list[str | Text]:
         f = self.findings[i]
@@ -103,8 +170,36 @@ class FindingsPane(Vertical):
             f.code,
             rule.name if rule else "",
             Text(f.location, style="cyan"),
-            f.message,
+            message_after_place(f),
         ]
+
+    @on(Input.Changed, "#findings-search")
+    def _search(self, event: Input.Changed) -> None:
+        event.stop()
+        needle = event.value.strip().lower()
+        if not needle:
+            self._show(list(self.all_findings))
+            return
+        from evalview.audit import RULES
+
+        def haystack(f: Finding) -> str:
+            rule = RULES.get(f.code)
+            return " ".join((f.code, rule.name if rule else "", f.location, f.message)).lower()
+
+        self._show([f for f in self.all_findings if needle in haystack(f)])
+
+    @on(Input.Submitted, "#findings-search")
+    def _search_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one(VirtualTable).focus()
+
+    def action_search(self) -> None:
+        self.query_one("#findings-search", Input).focus()
+
+    def action_copy(self) -> None:
+        table = self.query_one(VirtualTable)
+        if self.findings:
+            copy_to_clipboard(self.app, finding_line(self.findings[table.cursor_row]), "finding")
 
     @on(VirtualTable.Highlighted, "#findings-table")
     def _explain(self, event: VirtualTable.Highlighted) -> None:
@@ -121,12 +216,22 @@ class FindingsPane(Vertical):
         self.open_finding(self.findings[event.index])
 
     def open_finding(self, finding: Finding) -> None:
-        """Show the record the finding names, else its file, else say it is run-wide."""
+        """Show every episode of a grouped finding, else the record it names, else its file
+        (at the key it names), else say it is run-wide."""
+        rows = group_rows(self.session, finding)
+        if rows is not None:
+            label = f"the {len(rows)} episodes of {finding.code}"
+            self.post_message(
+                ShowEpisodes(EpisodeFilter(rows=tuple(int(r) for r in rows), group=label))
+            )
+            return
         row = locate_row(self.session, finding)
         if row is not None:
             self.app.push_screen(RecordScreen(self.session, row))
         elif finding.file:
-            self.app.push_screen(FileScreen(self.session, finding.file, finding.line))
+            self.app.push_screen(
+                FileScreen(self.session, finding.file, finding.line, key=named_key(finding))
+            )
         else:
             self.app.notify(
                 escape(f"{finding.code} is about the run as a whole; no single record to open."),

@@ -1,6 +1,8 @@
 """The header: who and what was evaluated, the headline with its denominators, the verdict.
 
-It sits above every tab, so the audit verdict and `successes / selected` are always in view.
+It sits above every screen of a run (tabs, record, file), so the audit verdict and
+`successes / selected` are always in view. Below 110 columns the counts go on a line of their
+own (`.-narrow` in evalview.tcss), so an 80-column terminal still shows every number.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def identity_text(session: Session) -> Text:
 
 
 def headline_text(session: Session) -> Text:
-    """`successes / selected` first and largest; attempted and completed beside it, labelled."""
+    """`successes / selected` first and largest (or why there is no score)."""
     text = Text(no_wrap=True, overflow="ellipsis")
     card = session.scorecard
     if card is None:
@@ -40,19 +42,31 @@ def headline_text(session: Session) -> Text:
     text.append("successes / selected ", style="dim")
     text.append(f"{d.successes:,} / {d.selected:,}", style="bold")
     text.append(f"  {pct(card.rates.selected_success_rate)}", style="bold")
-    text.append("   attempted ", style="dim")
-    text.append(f"{d.attempted:,}")
-    text.append("   completed ", style="dim")
-    text.append(f"{d.completed:,}")
-    text.append("   errors ", style="dim")
-    text.append(f"{d.errors:,}", style="red" if d.errors else "")
-    text.append("   unattempted ", style="dim")
-    text.append(f"{d.unattempted:,}", style="yellow" if d.unattempted else "")
     return text
 
 
-class RunHeader(Horizontal):
-    """Identity and headline on the left, the audit verdict boxed on the right."""
+def counts_text(session: Session) -> Text:
+    """Attempted, completed, errors and unattempted, labelled: the headline's other denominators."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    card = session.scorecard
+    if card is None:
+        return text
+    d = card.denominators
+    for i, (label, n, style) in enumerate(
+        (
+            ("attempted", d.attempted, ""),
+            ("completed", d.completed, ""),
+            ("errors", d.errors, "red" if d.errors else ""),
+            ("unattempted", d.unattempted, "yellow" if d.unattempted else ""),
+        )
+    ):
+        text.append(f"{'   ' if i else ''}{label} ", style="dim")
+        text.append(f"{n:,}", style=style)
+    return text
+
+
+class RunHeader(Vertical):
+    """Identity with the audit verdict boxed on its right; below, the headline and its counts."""
 
     def __init__(self, session: Session) -> None:
         super().__init__(id="run-header")
@@ -60,7 +74,9 @@ class RunHeader(Horizontal):
 
     def compose(self) -> ComposeResult:
         kind, verdict = self.session.verdict
-        with Vertical(id="run-identity"):
+        with Horizontal(id="header-top"):
             yield Static(identity_text(self.session), id="identity")
+            yield Static(verdict, id="verdict", classes=f"verdict-{kind}")
+        with Horizontal(id="header-numbers"):
             yield Static(headline_text(self.session), id="headline")
-        yield Static(verdict, id="verdict", classes=f"verdict-{kind}")
+            yield Static(counts_text(self.session), id="counts")

@@ -29,7 +29,9 @@ HELP = """\
 | `Esc` | back from a record or file; close this help or a dialog |
 | `Backspace` | back from a record or file |
 | `ctrl+p` | command palette: type a task or an episode id to jump there, or "export" |
-| `e` | export: result.json and a standalone index.html into a new directory |
+| `e` | export result.json and a standalone index.html (`o` then opens the page) |
+| `c` | copy: the episode id, the finding, or the record's JSON (to the clipboard, OSC 52) |
+| `a` | score a refused read anyway, errors as non-successes (labelled not publishable) |
 | `?` | this help |
 | `q` | quit |
 
@@ -40,6 +42,7 @@ HELP = """\
 | `s` | sort by the next column (or click a header) |
 | `r` | reverse the sort |
 | `g` | next task group, for a read that declares groups (LeRobot suites), then all tasks |
+| `/` | search task names |
 
 ## Episodes tab
 
@@ -47,6 +50,28 @@ HELP = """\
 | --- | --- |
 | `/` | search episodes (id, message, termination reason) |
 | `x` | clear the episode filters |
+| `c` | copy the highlighted episode's id |
+
+## Findings tab
+
+| key | does |
+| --- | --- |
+| `/` | search findings (code, rule, place, message) |
+| `Enter` | a grouped finding lists all its episodes; others open their record or file |
+| `c` | copy the highlighted finding |
+
+## Record view
+
+| key | does |
+| --- | --- |
+| `/` | find text in the record (`Enter` jumps to the next match) |
+| `c` | copy the record's JSON |
+
+## Export dialog (`e`)
+
+| key | does |
+| --- | --- |
+| `o` | open the written index.html in the browser (once exported) |
 
 ## Partial credit tab, and `evalview inputs.json`
 

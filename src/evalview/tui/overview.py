@@ -13,6 +13,7 @@ from evalview.session import Session
 from evalview.stats import Scorecard
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct, share
 from evalview.tui.safe import clean, plain
+from evalview.tui.words import app_words
 
 
 def _grid() -> Table:
@@ -66,9 +67,9 @@ def aggregate_card(card: Scorecard, *, bootstrap_pending: bool = False) -> Rende
             grid.add_row("seed bootstrap", Text("off", style="dim"))
     parts: list[RenderableType] = [grid]
     for label in card.labels:
-        parts.append(Text(f"⚠ {clean(label)}", style="yellow"))
+        parts.append(Text(f"⚠ {clean(app_words(label))}", style="yellow"))
     for refusal in card.refusals:
-        parts.append(Text(f"✗ not reportable: {clean(refusal.message)}", style="red"))
+        parts.append(Text(f"✗ not reportable: {clean(app_words(refusal.message))}", style="red"))
     if card.publishable:
         parts.append(Text("✓ publishable read", style="green"))
     return Group(*parts)
@@ -154,11 +155,13 @@ class OverviewPane(VerticalScroll):
         card = self.session.scorecard
         # Not composed yet (the bootstrap can finish first on a busy machine): compose reads the
         # session's card, which is already the full one, so there is nothing to update.
-        for static in self.query("#card-aggregate").results(Static):
-            if card is not None:
+        if card is not None:
+            for static in self.query("#card-aggregate").results(Static):
                 static.update(
                     aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending)
                 )
+            for static in self.query("#card-denominators").results(Static):
+                static.update(denominators_card(card))
 
 
 def _card(title: str, body: RenderableType, *, id: str | None = None) -> Static:

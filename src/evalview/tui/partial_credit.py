@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from evalview.psr import CheckpointReport, RunPsrReport
+from evalview.psr.coverage import Coverage
 from evalview.psr.parser import Checkpoint
 from evalview.session import Session
 from evalview.tui.fmt import pct
@@ -221,6 +222,11 @@ class PartialCreditPane(Vertical):
         self.query_one("#psr-episodes", DataTable).focus()
 
 
+def coverage_cell(c: Coverage) -> str:
+    """`3/4 partial`, `100/100 final`, `3/? partial`: the status said once."""
+    return f"{c.fraction} {c.status}"
+
+
 class CheckpointInputsPane(Vertical):
     """A checkpoint-inputs report: split summaries per model, then every row's checkpoints."""
 
@@ -258,7 +264,7 @@ class CheckpointInputsPane(Vertical):
                     Text("—" if s.rounds is None else f"{s.rounds:.2f}", justify="right"),
                     Text("—" if s.chats is None else f"{s.chats:.2f}", justify="right"),
                     Text(
-                        f"{s.coverage.describe()} {s.status}",
+                        coverage_cell(s.coverage),
                         style={"final": "green", "partial": "yellow"}.get(s.status, "dim"),
                     ),
                 )

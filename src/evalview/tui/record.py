@@ -15,17 +15,24 @@ import orjson
 from rich.console import Group, RenderableType
 from rich.syntax import Syntax
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 from evalview.session import Session
+from evalview.tui.clipboard import copy_to_clipboard
+from evalview.tui.header import RunHeader
 from evalview.tui.safe import clean, clean_block, plain
 from evalview.tui.safe import esc as escape
 
+#: The episode fields an exported result.json publishes (model/result.py), shown for its rows.
+PUBLISHED_FIELDS = (
+    "id", "task", "seed", "status", "success", "error_category", "error_type",
+    "termination_reason", "score",
+)
 #: Lines of context shown on each side of the line a finding names.
 CONTEXT_LINES = 15
 #: Syntax theme made of the terminal's own ANSI colours: reads in 16 colours and true colour.
@@ -38,19 +45,24 @@ def _json_text(data: object) -> str:
 
 
 class _DetailScreen(Screen[None]):
-    """A scrollable page with a title line; escape goes back."""
+    """A scrollable page under the run's header (verdict and headline stay in view), with a
+    title line; escape goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,backspace", "app.pop_screen", "Back", id="detail.back"),
     ]
 
-    def __init__(self, title: str) -> None:
+    def __init__(self, session: Session, title: str) -> None:
         super().__init__()
+        self.session = session
         self.heading = title
 
     def compose(self) -> ComposeResult:
+        yield RunHeader(self.session)
         yield Static(plain(self.heading), id="detail-title")
         yield Static(id="detail-where", classes="where")
+        yield Input(placeholder="find in this record…  (Enter: next match)", id="detail-find",
+                    compact=True)
         with VerticalScroll(id="detail-body"):
             yield Static(id="detail-content")
         yield Footer()
@@ -60,19 +72,82 @@ class _DetailScreen(Screen[None]):
 
 
 class RecordScreen(_DetailScreen):
-    """One episode row: where it came from and its JSON, syntax-highlighted."""
+    """One episode row: where it came from and its JSON, syntax-highlighted; `/` finds text in
+    it, `c` copies it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "find", "Find", id="record.find"),
+        Binding("c", "copy", "Copy JSON", id="record.copy"),
+    ]
 
     def __init__(self, session: Session, row: int) -> None:
         ep = session.run.episodes
-        super().__init__(f"Episode {ep.ids[row]}")
-        self.session = session
+        super().__init__(session, f"Episode {ep.ids[row]}")
         self.row = row
+        #: The JSON shown (None when the row has no record to show), and the find state.
+        self.json_text: str | None = None
+        self.matches: list[int] = []
+        self.match_at = 0
 
     def on_mount(self) -> None:
         super().on_mount()
         where, body = self.describe()
         self.query_one("#detail-where", Static).update(where)
         self.query_one("#detail-content", Static).update(body)
+
+    def _syntax(self, text: str, highlight: set[int] | None = None) -> Syntax:
+        self.json_text = text
+        return Syntax(
+            text, "json", theme=SYNTAX_THEME, line_numbers=True, word_wrap=True,
+            highlight_lines=highlight,
+        )
+
+    # -- find and copy -------------------------------------------------------------------------
+
+    def action_find(self) -> None:
+        if self.json_text is not None:
+            find = self.query_one("#detail-find", Input)
+            find.display = True
+            find.focus()
+
+    @on(Input.Changed, "#detail-find")
+    def _find(self, event: Input.Changed) -> None:
+        needle = event.value.strip().lower()
+        lines = (self.json_text or "").split("\n")
+        self.matches = [i + 1 for i, line in enumerate(lines) if needle and needle in line.lower()]
+        self.match_at = 0
+        self._show_match()
+
+    @on(Input.Submitted, "#detail-find")
+    def _next(self) -> None:
+        if self.matches:
+            self.match_at = (self.match_at + 1) % len(self.matches)
+            self._show_match()
+
+    def _show_match(self) -> None:
+        """Mark the matching lines, scroll to the current one, say `2/5 matches`."""
+        if self.json_text is None:
+            return
+        content = self.query_one("#detail-content", Static)
+        content.update(self._syntax(self.json_text, set(self.matches) or None))
+        needle = self.query_one("#detail-find", Input).value.strip()
+        title = self.heading
+        if needle:
+            found = len(self.matches)
+            at = f"{self.match_at + 1}/{found}" if found else "no"
+            title += f"  · {at} match{'es' * (found != 1)} for “{needle}”"
+        self.query_one("#detail-title", Static).update(plain(title))
+        if self.matches:
+            line = self.matches[self.match_at]
+            self.query_one("#detail-body", VerticalScroll).scroll_to(
+                y=max(line - 3, 0), animate=False
+            )
+
+    def action_copy(self) -> None:
+        if self.json_text is None:
+            self.app.notify("This row has no record to copy.", severity="warning")
+            return
+        copy_to_clipboard(self.app, self.json_text, "record JSON")
 
     def describe(self) -> tuple[Text, RenderableType]:
         """(provenance line, body) of the row."""
@@ -95,6 +170,11 @@ class RecordScreen(_DetailScreen):
                 where.append(f"\nresult file {clean(rf.path)} ({same})")
                 break
         index = int(ep.record_index[r])
+        if index < 0 and run.kind == "result-json":
+            # An exported result publishes each episode's outcome fields, not its record.
+            where.append(f"\npublished in {clean(run.path.name)} (outcome fields only)")
+            published = {k: v for k, v in ep.row(r).items() if k in PUBLISHED_FIELDS}
+            return where, self._syntax(_json_text(published))
         if index < 0:
             body: RenderableType = Text(
                 "No record: this selected case was never attempted. It stays in the "
@@ -107,20 +187,21 @@ class RecordScreen(_DetailScreen):
             return where, Text(
                 f"Line {record.line} could not be parsed; the Findings tab says why.", style="red"
             )
-        syntax = Syntax(
-            _json_text(record.data), "json", theme=SYNTAX_THEME, line_numbers=True, word_wrap=True
-        )
-        return where, syntax
+        return where, self._syntax(_json_text(record.data))
 
 
 class FileScreen(_DetailScreen):
     """The text of a run file around a line, read off the UI thread."""
 
-    def __init__(self, session: Session, rel: str, line: int | None = None) -> None:
-        super().__init__(f"File {rel}" + (f", line {line}" if line else ""))
-        self.session = session
+    def __init__(
+        self, session: Session, rel: str, line: int | None = None, *, key: str | None = None
+    ) -> None:
+        where = f", line {line}" if line else f", at `{key}`" if key else ""
+        super().__init__(session, f"File {rel}{where}")
         self.rel = rel
         self.line = line
+        #: A dotted key (`method.configuration.token`) to open the file at, when no line is known.
+        self.key = key
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -128,7 +209,7 @@ class FileScreen(_DetailScreen):
             f"{escape(str(self.session.run.path / self.rel))}"
         )
         doc = self.session.run.documents.get(self.rel)
-        if doc is not None and self.line is None:
+        if doc is not None and self.line is None and self.key is None:
             self._show(Syntax(_json_text(doc), "json", theme=SYNTAX_THEME, line_numbers=True))
             return
         self.query_one("#detail-content", Static).update(Text("reading…", style="dim"))
@@ -136,15 +217,35 @@ class FileScreen(_DetailScreen):
 
     @work(thread=True, exclusive=True, group="file-view")
     def _read(self) -> None:
-        body = read_excerpt(self.session.run.path, self.rel, self.line)
+        body = read_excerpt(self.session.run.path, self.rel, self.line, key=self.key)
         self.app.call_from_thread(self._show, body)
 
     def _show(self, body: RenderableType) -> None:
         self.query_one("#detail-content", Static).update(body)
 
 
-def read_excerpt(root: Path, rel: str, line: int | None) -> RenderableType:
-    """The file (or CONTEXT_LINES around `line`) as highlighted text, or why it cannot be shown."""
+def key_line(lines: list[str], key: str) -> int | None:
+    """The 1-based line of a dotted key in a JSON text laid out one key per line: each part is
+    looked for after the line of the part before it (`method` then `configuration` then ...)."""
+    at = 0
+    for part in key.split("."):
+        quoted = f'"{part}"'
+        hit = next(
+            (i for i in range(at, len(lines)) if quoted in lines[i]
+             and lines[i].split(quoted, 1)[1].lstrip().startswith(":")),
+            None,
+        )
+        if hit is None:
+            return None
+        at = hit
+    return at + 1
+
+
+def read_excerpt(
+    root: Path, rel: str, line: int | None, *, key: str | None = None
+) -> RenderableType:
+    """The file (or CONTEXT_LINES around `line`, or around the line of `key`) as highlighted
+    text, or why it cannot be shown."""
     path = root / rel
     try:
         st = os.lstat(path)
@@ -157,6 +258,8 @@ def read_excerpt(root: Path, rel: str, line: int | None) -> RenderableType:
         return Text(f"{clean(rel)} cannot be read: {exc.strerror}.", style="red")
     text = raw.decode("utf-8", errors="replace")
     lines = text.splitlines()
+    if line is None and key is not None:
+        line = key_line(lines, key)
     lexer = "json" if rel.endswith((".json", ".jsonl")) else "text"
     if line is None:
         start, excerpt = 1, lines[:2000]

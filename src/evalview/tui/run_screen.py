@@ -110,8 +110,12 @@ class RunScreen(Screen[None]):
 
         `set_focus`, not `focus()`: the latter waits behind keys already queued, which then go
         to the widget that had the focus before. A focus already inside the tab (the search
-        field, reached by keys typed meanwhile) stays there unless `keep` is False.
+        field, reached by keys typed meanwhile) stays there unless `keep` is False. Only while
+        that tab is still the active one: a late call (after Enter moved on to Episodes) must not
+        pull the reviewer back, since focusing into a hidden pane re-activates its tab.
         """
+        if self.query_one(TabbedContent).active != tab_id:
+            return
         focused = self.focused
         pane_id = f"{tab_id}-pane"
         if keep and focused is not None and any(n.id == pane_id for n in focused.ancestors):
@@ -155,6 +159,7 @@ class RunScreen(Screen[None]):
         await self.ensure_pane("episodes")
         self.episodes.set_filter(f)
         self.query_one(TabbedContent).active = "episodes"
+        self._focus_in("episodes", keep=False)  # at once: the next key goes to the list
         self.call_after_refresh(self._focus_in, "episodes", keep=False)
 
     @on(EpisodesPane.OpenRecord)

@@ -10,7 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from evalview.session import Session
 from evalview.stats import TaskScore
@@ -23,16 +23,17 @@ from evalview.tui.safe import plain
 
 BAR_WIDTH = 31
 
-#: (column key, label, sort key). The bar sorts by the interval's lower bound.
+#: (column key, label, sort key). The bar sorts by the interval's lower bound. The rate and
+#: its interval come right after the name, so an 80-column terminal shows them; the counts follow.
 COLUMNS: tuple[tuple[str, str, Callable[[TaskScore], Any]], ...] = (
     ("task", "task", lambda t: t.task),
+    ("rate", "rate", lambda t: t.rate),
+    ("wilson", "Wilson 95 %", lambda t: t.wilson95),
+    ("successes", "successes", lambda t: t.successes),
     ("selected", "selected", lambda t: t.selected),
     ("attempted", "attempted", lambda t: t.attempted),
     ("completed", "completed", lambda t: t.completed),
     ("errors", "errors", lambda t: t.errors),
-    ("successes", "successes", lambda t: t.successes),
-    ("rate", "rate", lambda t: t.rate),
-    ("wilson", "Wilson 95 %", lambda t: t.wilson95),
     ("bar", "0 %" + " " * (BAR_WIDTH - 8) + "100 %", lambda t: t.wilson95[0]),
 )
 KEYS = tuple(c[0] for c in COLUMNS)
@@ -45,6 +46,7 @@ class TasksPane(Vertical):
         Binding("s", "sort_next", "Sort", id="tasks.sort"),
         Binding("r", "reverse", "Reverse", id="tasks.reverse"),
         Binding("g", "next_group", "Group", id="tasks.group"),
+        Binding("slash", "search", "Search", id="tasks.search"),
     ]
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
@@ -54,15 +56,36 @@ class TasksPane(Vertical):
         self.reverse = False
         #: The task group shown (a view the read declares, LeRobot's task_group); None: all.
         self.group: str | None = None
+        self.show_bar = True
+        #: Lower-case text a task name must contain to be listed ("" lists every task).
+        self.needle = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="tasks-title", classes="pane-title")
+        yield Input(placeholder="search task names…  (/)", id="tasks-search", compact=True,
+                    classes="search")
         yield DataTable(id="tasks-table", cursor_type="row", zebra_stripes=True)
 
+    #: Narrower than this, the bar column goes (the Wilson interval keeps its numbers).
+    BAR_MIN_WIDTH = 110
+
     def on_mount(self) -> None:
+        self.show_bar = self.app.size.width >= self.BAR_MIN_WIDTH
+        self._columns()
+
+    def on_resize(self) -> None:
+        show_bar = self.app.size.width >= self.BAR_MIN_WIDTH
+        if show_bar != self.show_bar:
+            self.show_bar = show_bar
+            self._columns()
+
+    def _columns(self) -> None:
+        """(Re)make the columns: the bar only where the interval's numbers fit beside it."""
         table = self.query_one(DataTable)
+        table.clear(columns=True)
         for key, label, _ in COLUMNS:
-            table.add_column(label, key=key)
+            if key != "bar" or self.show_bar:
+                table.add_column(label, key=key)
         self._fill()
 
     @property
@@ -80,39 +103,45 @@ class TasksPane(Vertical):
             return
         arrow = "▼" if self.reverse else "▲"
         label = dict((k, lbl) for k, lbl, _ in COLUMNS)[self.sort_key].strip()
+        sort = dict((k, fn) for k, _, fn in COLUMNS)[self.sort_key]
         tasks = card.tasks
-        head = f"{len(card.tasks)} tasks"
         views = self.session.run.views
         if self.group is not None:
             chosen = set(views[self.group])
             tasks = tuple(t for t in card.tasks if t.task in chosen)
+        shown = [t for t in tasks if self.needle in t.task.lower()]
+        rows = sorted(shown, key=sort, reverse=self.reverse)
+        if self.group is not None:
             mean = sum(t.rate for t in tasks) / len(tasks) if tasks else None
             head = (
-                f"[bold]group {escape(self.group)}[/]: {len(tasks)} of {len(card.tasks)} tasks, "
+                f"[bold]group {escape(self.group)}[/]: {len(rows)} of {len(card.tasks)} tasks, "
                 f"mean of their rates {pct(mean) if mean is not None else '—'}"
             )
-        hint = "s next column, r reverse, " + ("g next group, " if views else "")
+        elif self.needle:
+            head = f"{len(rows)} of {len(card.tasks)} tasks"
+        else:
+            head = f"{len(card.tasks)} tasks"
+        drawn = " drawn on one 0–100 % scale" if self.show_bar else ""
+        group_hint = "g next group, " if views else ""
         title.update(
-            f"{head} · rate = successes / selected, Wilson 95 % drawn on one "
-            f"0–100 % scale · sorted by {label} {arrow}  [dim]({hint}"
-            "Enter lists episodes)[/]"
+            f"{head} · rate = successes / selected, Wilson 95 %{drawn} · "
+            f"sorted by {label} {arrow}  [dim](s next column or click a header, r reverse, "
+            f"{group_hint}Enter lists episodes)[/]"
         )
-        sort = dict((k, fn) for k, _, fn in COLUMNS)[self.sort_key]
-        rows = sorted(tasks, key=sort, reverse=self.reverse)
         cursor = table.cursor_row
         table.clear()
         for t in rows:
             lo, hi = t.wilson95
             table.add_row(
                 plain(t.task),
+                Text(pct(t.rate), justify="right", style="bold"),
+                Text(f"{pct(lo)} – {pct(hi)}", justify="right"),
+                _num(t.successes),
                 _num(t.selected),
                 _num(t.attempted),
                 _num(t.completed),
                 _num(t.errors, "red" if t.errors else "dim"),
-                _num(t.successes),
-                Text(pct(t.rate), justify="right", style="bold"),
-                Text(f"{pct(lo)} – {pct(hi)}", justify="right"),
-                interval_bar(lo, hi, t.rate, BAR_WIDTH),
+                *([interval_bar(lo, hi, t.rate, BAR_WIDTH)] if self.show_bar else []),
                 key=t.task,
             )
         table.move_cursor(row=min(cursor, max(len(rows) - 1, 0)))
@@ -140,6 +169,20 @@ class TasksPane(Vertical):
         names = [None, *self.session.run.views]
         self.group = names[(names.index(self.group) + 1) % len(names)]
         self._fill()
+
+    def action_search(self) -> None:
+        self.query_one("#tasks-search", Input).focus()
+
+    @on(Input.Changed, "#tasks-search")
+    def _search(self, event: Input.Changed) -> None:
+        event.stop()
+        self.needle = event.value.strip().lower()
+        self._fill()
+
+    @on(Input.Submitted, "#tasks-search")
+    def _search_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one(DataTable).focus()
 
     @on(DataTable.HeaderSelected, "#tasks-table")
     def _header(self, event: DataTable.HeaderSelected) -> None:
