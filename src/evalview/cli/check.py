@@ -33,20 +33,53 @@ exit codes:
   0  no error-severity finding (with --strict: no error or warning)
   1  at least one error (with --strict: or warning)
   2  the path could not be read as a run at all
+A folder of reads (any depth; see docs/folders.md): 1 when any read has an error finding or
+cannot be read, 2 when the folder itself cannot be listed.
 
 examples:
   evalview check runs/closed-run/
   evalview check runs/closed-run/ --json | jq '.findings[] | select(.severity=="error")'
   evalview check runs/closed-run/ --strict   # in CI: warnings fail too
+  evalview check runs/ -j 2                  # every read under runs/, two processes
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", metavar="PATH", help="closed-run directory or results JSON")
+    p.add_argument(
+        "path",
+        metavar="PATH",
+        help="closed-run directory, results JSON, or a folder of reads (audited in parallel)",
+    )
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
     p.add_argument(
         "--strict", action="store_true", help="warnings fail the check too (exit 1)"
     )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        metavar="N",
+        type=_jobs,
+        default=0,
+        help="a folder: worker processes (default: one per core)",
+    )
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def _is_folder(path: str) -> bool:
+    """A directory that is not itself a closed run: a folder of reads."""
+    from evalview.folder import is_closed_run_dir
+
+    p = Path(path)
+    return p.is_dir() and not p.is_symlink() and not is_closed_run_dir(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
     from evalview.findings import count_by_severity
     from evalview.load import InputError, load_run
 
+    if _is_folder(args.path):
+        from evalview.cli import check_dir
+
+        return check_dir.run(args)
     try:
         # short-lived, and the audit never reads the episode table: see load_closed_run
         loaded = load_run(args.path, freeze=True, lazy_table=True)
