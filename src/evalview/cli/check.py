@@ -75,11 +75,9 @@ def _jobs(text: str) -> int:
 
 
 def _is_folder(path: str) -> bool:
-    """A directory that is not itself a closed run: a folder of reads."""
-    from evalview.folder import is_closed_run_dir
+    from evalview.folder import is_folder
 
-    p = Path(path)
-    return p.is_dir() and not p.is_symlink() and not is_closed_run_dir(p)
+    return is_folder(Path(path))
 
 
 def run(args: argparse.Namespace) -> int:

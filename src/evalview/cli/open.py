@@ -14,7 +14,9 @@ from evalview.cli.output import EXIT_OK, EXIT_UNREADABLE, error_console, escape
 
 DESCRIPTION = """\
 Open the evalview terminal app on a closed-run directory (the one holding manifest.json), an
-exported result.json, or a PSR checkpoint-inputs JSON (the partial-credit viewer). With no PATH
+exported result.json, or a PSR checkpoint-inputs JSON (the partial-credit viewer). On a folder
+of reads it opens the Runs screen: one row per read found under it (any depth, links never
+followed), read in the background by worker processes. With no PATH
 it opens a bundled 24-task x 50-seed sample run, to look around. With two runs A B it opens the
 compare screen (paired per-task rates, McNemar's test, the power line), as `evalview compare`.
 
@@ -28,6 +30,8 @@ Keys in the app (? lists them all):
   ctrl+p       command palette: jump to a task or an episode id, or export
   ?  q         help / quit
 Compare screen: up/down choose a task (its McNemar table and power line), q quits.
+Runs screen (a folder): Enter opens a read, Esc comes back; s / r sort, v verdict filter,
+  / filter by text, space marks reads A and B, c compares them.
 """
 EPILOG = """\
 exit codes: 0 closed normally; 1 refused (a checkpoint-inputs file evalview psr would refuse,
@@ -38,6 +42,7 @@ examples:
   evalview runs/closed-run/     # a closed run
   evalview out/result.json      # an exported result
   evalview runs/A runs/B        # compare two reads of the same schedule
+  evalview sample_runs/         # the Runs screen: every read under the folder
   evalview sample_runs/psr/checkpoint-inputs.json \\
       --bare-targets sample_runs/psr/bare-targets.json --catalog sample_runs/psr/catalog.json
   evalview check runs/closed-run/ --json   # the same audit, for scripts
@@ -116,8 +121,14 @@ def main(argv: Sequence[str]) -> int:
     if path is None:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
+    from evalview.folder import is_folder
     from evalview.tui.app import EvalViewApp
     from evalview.tui.session import PsrFiles
+
+    if is_folder(path):  # the Runs screen reads in worker processes: start their helpers now
+        from evalview.folder.parallel import prestart
+
+        prestart()
 
     files = PsrFiles(args.bare_targets, args.catalog)
     result = EvalViewApp(path, psr_files=files).run()

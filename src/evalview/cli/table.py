@@ -86,7 +86,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.folder.discover import Candidate, FolderError, discover, is_closed_run_dir
+    from evalview.folder.discover import Candidate, FolderError, discover, is_folder
     from evalview.folder.parallel import default_jobs, map_ordered
     from evalview.folder.reads import ScoreOptions
     from evalview.folder.table import render
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         if not (p.exists() or p.is_symlink()):
             err.print(f"[bold red]evalview:[/] {escape(given)}: no such file or directory.")
             return EXIT_UNREADABLE
-        if p.is_dir() and not p.is_symlink() and not is_closed_run_dir(p):
+        if is_folder(p):
             try:
                 found = discover(p)
             except FolderError as exc:
@@ -117,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     skipped = []
     items = [(root, cand) for root, cand, _ in work]
     for (root, cand, direct), row in zip(
-        work, map_ordered(partial(_row, options=options), items, jobs), strict=True
+        work, map_ordered(partial(row_of_item, options=options), items, jobs), strict=True
     ):
         if direct and row.status != "read":
             why = row.reason or "not a read"
@@ -155,14 +155,6 @@ def run(args: argparse.Namespace) -> int:
             "(their rows say why)."
         )
     return EXIT_REFUSED if refused else EXIT_OK
-
-
-def _row(item: tuple[str, Candidate], options: ScoreOptions) -> ReadRow:
-    """One read's row (a module-level function, so worker processes can run it)."""
-    from evalview.folder.reads import row_of_candidate
-
-    root, cand = item
-    return row_of_candidate(root, cand, options)
 
 
 def _relabel(row: ReadRow, label: str) -> ReadRow:

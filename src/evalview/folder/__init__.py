@@ -10,6 +10,15 @@ from evalview.folder.discover import (
     Discovery,
     discover,
     is_closed_run_dir,
+    is_folder,
 )
 
-__all__ = ["MAX_DEPTH", "MAX_READS", "Candidate", "Discovery", "discover", "is_closed_run_dir"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_READS",
+    "Candidate",
+    "Discovery",
+    "discover",
+    "is_closed_run_dir",
+    "is_folder",
+]

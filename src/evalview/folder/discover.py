@@ -76,6 +76,11 @@ def is_closed_run_dir(path: Path) -> bool:
         return False
 
 
+def is_folder(path: Path) -> bool:
+    """A directory (not a link) that is not itself a closed run: a folder of reads."""
+    return path.is_dir() and not path.is_symlink() and not is_closed_run_dir(path)
+
+
 def discover(
     root: str | Path,
     *,

@@ -218,6 +218,13 @@ def row_of_candidate(root: str, cand: Candidate, options: ScoreOptions) -> ReadR
     return row_of_run(cand.rel, run, options)
 
 
+def row_of_item(item: tuple[str, Candidate], options: ScoreOptions) -> ReadRow:
+    """`row_of_candidate` over a (folder, candidate) pair: the unit of work of a worker process
+    (this module imports no Textual, so a worker starts fast)."""
+    root, cand = item
+    return row_of_candidate(root, cand, options)
+
+
 def row_of_run(
     label: str, run: Run, options: ScoreOptions, findings: list[Finding] | None = None
 ) -> ReadRow:

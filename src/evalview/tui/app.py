@@ -9,8 +9,10 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.screen import Screen
 from textual.worker import get_current_worker
 
+from evalview.folder.discover import is_folder
 from evalview.load.errors import InputError
 from evalview.tui.commands import JumpProvider
 from evalview.tui.episodes import EpisodeFilter
@@ -52,6 +54,7 @@ class EvalViewApp(App[int]):
         Binding("question_mark", "help", "Help", id="app.help"),
         Binding("e", "export", "Export", id="app.export"),
         Binding("ctrl+p", "command_palette", "Jump", show=False, id="app.palette"),
+        Binding("escape", "back_to_runs", "Runs", id="app.runs"),
     ]
 
     class Progress(Message):
@@ -97,13 +100,20 @@ class EvalViewApp(App[int]):
             self.refused = refused
 
     def __init__(
-        self, path: Path, *, session: Session | None = None, psr_files: PsrFiles | None = None
+        self,
+        path: Path,
+        *,
+        session: Session | None = None,
+        psr_files: PsrFiles | None = None,
+        jobs: int | None = None,
     ) -> None:
         super().__init__()
         self.path = path
         self.session: Session | None = session
         self.psr_files = psr_files
         self.inputs: CheckpointReport | None = None
+        #: Worker processes of the Runs screen (None: one per core).
+        self.jobs = jobs
 
     def on_mount(self) -> None:
         self.register_theme(EVALVIEW_THEME)
@@ -112,8 +122,47 @@ class EvalViewApp(App[int]):
         if self.session is not None:
             self.push_screen(RunScreen(self.session))
             return
+        if is_folder(self.path):
+            from evalview.tui.runs_screen import RunsScreen
+
+            self.push_screen(RunsScreen(self.path, jobs=self.jobs))
+            return
         self.push_screen(LoadingScreen(self.path))
         self._load()
+
+    # -- the Runs screen: open a read, come back ---------------------------------------------
+
+    def _runs_screen(self) -> Screen[None] | None:
+        from evalview.tui.runs_screen import RunsScreen
+
+        return next((s for s in self.screen_stack if isinstance(s, RunsScreen)), None)
+
+    def open_read(self, path: Path) -> None:
+        """Open one read of the folder as `evalview PATH` would; Escape comes back."""
+        self.session, self.inputs = None, None
+        self.path = path
+        self.sub_title = str(path)
+        self.push_screen(LoadingScreen(path))
+        self._load()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back_to_runs":
+            runs = self._runs_screen()
+            return runs is not None and self.screen is not runs
+        return True
+
+    def action_back_to_runs(self) -> None:
+        """Back to the Runs screen, its cursor where it was; the read's workers stop."""
+        runs = self._runs_screen()
+        if runs is None or self.screen is runs:
+            return
+        self.workers.cancel_group(self, "load")
+        self.workers.cancel_group(self, "bootstrap")
+        while self.screen is not runs:
+            self.pop_screen()
+        self.session, self.inputs = None, None
+        self.path = runs.root  # type: ignore[attr-defined]
+        self.sub_title = str(self.path)
 
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
@@ -167,11 +216,17 @@ class EvalViewApp(App[int]):
         if not get_current_worker().is_cancelled:
             self.post_message(self.Scored(card, refusal))
 
+    def _loading(self) -> bool:
+        """True while a LoadingScreen waits for the worker (not after Escape went back)."""
+        return isinstance(self.screen, LoadingScreen)
+
     def on_eval_view_app_progress(self, message: Progress) -> None:
         if isinstance(self.screen, LoadingScreen):
             self.screen.set_stage(message.index, message.stage, message.done)
 
     def on_eval_view_app_loaded(self, message: Loaded) -> None:
+        if not self._loading():
+            return
         self.session = message.session
         self.switch_screen(RunScreen(message.session))
         if message.session.bootstrap_pending or message.session.psr_pending:
@@ -200,10 +255,14 @@ class EvalViewApp(App[int]):
     def on_eval_view_app_inputs_loaded(self, message: InputsLoaded) -> None:
         from evalview.tui.partial_credit import CheckpointInputsScreen
 
+        if not self._loading():
+            return
         self.inputs = message.report
         self.switch_screen(CheckpointInputsScreen(message.report))
 
     def on_eval_view_app_failed(self, message: Failed) -> None:
+        if not self._loading():
+            return
         if message.refused:
             screen = UnreadableScreen(
                 self.path,

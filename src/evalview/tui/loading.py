@@ -71,5 +71,11 @@ class UnreadableScreen(Screen[None]):
         yield Footer()
 
     def action_leave(self) -> None:
-        """Quit with the CLI's exit code: 2 unreadable, 1 refused."""
+        """Quit with the CLI's exit code (2 unreadable, 1 refused); opened from the Runs
+        screen, go back to it instead."""
+        back = getattr(self.app, "action_back_to_runs", None)
+        stack = self.app.screen_stack
+        if back is not None and any(type(s).__name__ == "RunsScreen" for s in stack):
+            back()
+            return
         self.app.exit(self.exit_code)
