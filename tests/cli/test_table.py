@@ -51,7 +51,7 @@ def test_rows_are_the_numbers_of_score_json(
     assert code == (0 if extra else 1)
     assert len(rows) == 8
     for row in rows:
-        assert ROW_KEYS <= set(row)
+        assert set(row) >= ROW_KEYS
         score = _score(capsys, row["path"], *extra)
         assert row["successes"] == score["denominators"]["successes"]
         assert row["selected"] == score["denominators"]["selected"]

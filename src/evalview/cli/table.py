@@ -24,7 +24,7 @@ from evalview.cli.output import (
 
 if TYPE_CHECKING:
     from evalview.folder.discover import Candidate
-    from evalview.folder.reads import ReadRow, ScoreOptions
+    from evalview.folder.reads import ReadRow
 
 HELP = "the paper's table: one row per read (mean ± SE, bootstrap, successes / selected, labels)"
 DESCRIPTION = """\
@@ -88,7 +88,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from evalview.folder.discover import Candidate, FolderError, discover, is_folder
     from evalview.folder.parallel import default_jobs, map_ordered
-    from evalview.folder.reads import ScoreOptions
+    from evalview.folder.reads import ScoreOptions, row_of_item
     from evalview.folder.table import render
 
     err = error_console()
