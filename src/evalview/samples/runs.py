@@ -50,8 +50,9 @@ REPLICATES_DESCRIPTION = (
     "and `planner-b` (the second somewhat better on the tasks between floor and ceiling), each "
     "fine-tuned three times (`manifest.policy.fine_tune_seed` 1, 2, 3): the shape of a paper's "
     "main table. `evalview table sample_runs/replicates` prints it; `evalview contrast --a "
-    "sample_runs/replicates/planner-a/* --b sample_runs/replicates/planner-b/*` contrasts the "
-    "methods paired by replicate."
+    "1=sample_runs/replicates/planner-a/ft-seed-1 2=... 3=... --b 1=... 2=... 3=...` (the "
+    "planner-b reads) contrasts the methods paired by replicate. Each replicate is its own "
+    "training run, so each has its own checkpoint (`ft1-step-30000`, ...)."
 )
 
 
@@ -65,7 +66,7 @@ def _replicate(
             rng_seed=base_seed * 100 + replicate,
             run_id=f"robobench-{method}-ft{replicate}",
             policy_name=method,
-            policy_version="ckpt-30000",
+            policy_version=f"ft{replicate}-step-30000",
             error_rate=0.0,
             recording=False,
             success_shift=shift,
