@@ -99,7 +99,7 @@ COLUMNS = (
     Column("read", 0),
     Column("benchmark", 15),
     Column("policy", 12),
-    Column("checkpoint", 11),
+    Column("checkpoint", 15),
     Column("ft", 3, "right"),
     Column("succ / sel", 11, "right"),
     Column("all-T % ± SE", 13, "right"),
