@@ -93,17 +93,18 @@ def mean_text(row: ReadRow | None) -> Text:
     return Text(f"{100 * row.mean:5.1f} ± {100 * row.se:.1f}")
 
 
+#: What a reviewer scans first comes first (a narrow terminal scrolls the rest sideways).
 COLUMNS = (
     Column("", 2),
     Column("verdict", 15),
     Column("read", 0),
-    Column("benchmark", 15),
+    Column("succ / sel", 11, "right"),
+    Column("all-T % ± SE", 13, "right"),
+    Column("per task", 20),
     Column("policy", 12),
     Column("checkpoint", 15),
     Column("ft", 3, "right"),
-    Column("succ / sel", 11, "right"),
-    Column("all-T % ± SE", 13, "right"),
-    Column("per task", 25),
+    Column("benchmark", 15),
 )
 
 
@@ -114,13 +115,13 @@ def cells(entry: RunsRow, mark: str) -> Sequence[Cell]:
         Text(mark, style="bold magenta"),
         verdict_text(entry),
         Text(clean(entry.candidate.rel)),
-        Text(clean((r.benchmark_label if r else None) or "")),
+        frac,
+        mean_text(r),
+        strip_text(r, 19),
         Text(clean((r.policy if r else None) or "")),
         Text(clean((r.checkpoint if r else None) or "")),
         Text(clean((r.fine_tune_seed if r else None) or "")),
-        frac,
-        mean_text(r),
-        strip_text(r, 24),
+        Text(clean((r.benchmark_label if r else None) or "")),
     )
 
 
