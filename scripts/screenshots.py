@@ -105,6 +105,15 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
     from evalview.tui.partial_credit import CheckpointInputsScreen
     from evalview.tui.session import PsrFiles
 
+    from evalview.tui.runs_screen import RunsScreen
+
+    async def all_read(pilot: Pilot[Any]) -> None:
+        screen = pilot.app.screen
+        for _ in range(600):
+            if isinstance(screen, RunsScreen) and screen.done:
+                return
+            await pilot.pause(0.05)
+
     psr = Path("sample_runs/psr")
     return {
         "12-checkpoint-inputs": (
@@ -117,6 +126,12 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
         ),
         # The cursor on hang-mug, a task B significantly improved: its 2×2 table below.
         "13-compare": (lambda: CompareApp(*COMPARE_PAIR), CompareScreen, [keys(*["down"] * 7)]),
+        # `evalview sample_runs/`: every read of the folder, the cursor on a replicate.
+        "14-runs": (
+            lambda: EvalViewApp(Path("sample_runs"), jobs=1),
+            RunsScreen,
+            [all_read, keys("down", "down", "down")],
+        ),
     }
 
 
