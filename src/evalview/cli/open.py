@@ -32,6 +32,7 @@ Keys in the app (? lists them all):
 Compare screen: up/down choose a task (its McNemar table and power line), q quits.
 Runs screen (a folder): Enter opens a read, Esc comes back; s / r sort, v verdict filter,
   / filter by text, space marks reads A and B, c compares them.
+w (or --watch) re-reads the run, or the folder's changed and new reads, when files change.
 """
 EPILOG = """\
 exit codes: 0 closed normally; 1 refused (a checkpoint-inputs file evalview psr would refuse,
@@ -74,6 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         type=Path,
         help="checkpoint-inputs files: JSON of the expected tasks per split (as evalview psr)",
+    )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="re-read the run (or the folder's reads) when files change; w toggles it in the app",
     )
     parser.add_argument(
         "--allow-off-protocol",
@@ -131,5 +137,5 @@ def main(argv: Sequence[str]) -> int:
         prestart()
 
     files = PsrFiles(args.bare_targets, args.catalog)
-    result = EvalViewApp(path, psr_files=files).run()
+    result = EvalViewApp(path, psr_files=files, watch=args.watch).run()
     return EXIT_OK if result is None else int(result)

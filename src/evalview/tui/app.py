@@ -34,6 +34,25 @@ if TYPE_CHECKING:
     from evalview.stats import Scorecard
 
 
+#: Seconds between looks at a watched read's files, and how long they must be still.
+WATCH_INTERVAL = 0.5
+WATCH_SETTLE = 0.5
+
+
+def _counts_change(old: Session | None, new: Session) -> str:
+    """`2 errors, 1 warning (was 3 errors, 1 warning)`: what the re-read changed."""
+
+    def tally(c: dict[str, int]) -> str:
+        e, w = c.get("error", 0), c.get("warning", 0)
+        return f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"
+
+    now = tally(new.counts)
+    if old is None:
+        return now
+    before = tally(old.counts)
+    return now if now == before else f"{now} (was {before})"
+
+
 class EvalViewApp(App[int]):
     """`EvalViewApp(path)` loads in a thread; `EvalViewApp(path, session=...)` shows it at once.
 
@@ -55,6 +74,7 @@ class EvalViewApp(App[int]):
         Binding("e", "export", "Export", id="app.export"),
         Binding("ctrl+p", "command_palette", "Jump", show=False, id="app.palette"),
         Binding("escape", "back_to_runs", "Runs", id="app.runs"),
+        Binding("w", "toggle_watch", "Watch", id="app.watch"),
     ]
 
     class Progress(Message):
@@ -106,6 +126,7 @@ class EvalViewApp(App[int]):
         session: Session | None = None,
         psr_files: PsrFiles | None = None,
         jobs: int | None = None,
+        watch: bool = False,
     ) -> None:
         super().__init__()
         self.path = path
@@ -114,6 +135,8 @@ class EvalViewApp(App[int]):
         self.inputs: CheckpointReport | None = None
         #: Worker processes of the Runs screen (None: one per core).
         self.jobs = jobs
+        #: Re-read what is shown when its files change (`--watch`, or `w`).
+        self.watching = watch
 
     def on_mount(self) -> None:
         self.register_theme(EVALVIEW_THEME)
@@ -129,6 +152,8 @@ class EvalViewApp(App[int]):
             return
         self.push_screen(LoadingScreen(self.path))
         self._load()
+        if self.watching:
+            self._watch_read(self.path)
 
     # -- the Runs screen: open a read, come back ---------------------------------------------
 
@@ -144,6 +169,8 @@ class EvalViewApp(App[int]):
         self.sub_title = str(path)
         self.push_screen(LoadingScreen(path))
         self._load()
+        if self.watching:
+            self._watch_read(path)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "back_to_runs":
@@ -158,6 +185,8 @@ class EvalViewApp(App[int]):
             return
         self.workers.cancel_group(self, "load")
         self.workers.cancel_group(self, "bootstrap")
+        self.workers.cancel_group(self, "watch")
+        self.workers.cancel_group(self, "reload")
         while self.screen is not runs:
             self.pop_screen()
         self.session, self.inputs = None, None
@@ -275,6 +304,105 @@ class EvalViewApp(App[int]):
         else:
             screen = UnreadableScreen(self.path, message.message, exit_code=message.exit_code)
         self.switch_screen(screen)
+
+    # -- watching: re-read the read when its files change --------------------------------------
+
+    class WatchState(Message):
+        def __init__(self, path: Path, state: str) -> None:
+            super().__init__()
+            self.path = path
+            self.state = state
+
+    class Reloaded(Message):
+        def __init__(self, path: Path, opened: Session | None, problem: str | None) -> None:
+            super().__init__()
+            self.path = path
+            self.opened = opened
+            self.problem = problem
+
+    def action_toggle_watch(self) -> None:
+        self.watching = not self.watching
+        runs = self._runs_screen()
+        reading = runs is None or self.screen is not runs
+        if self.watching:
+            if reading:
+                self._watch_read(self.path)
+            self.notify(
+                "Watching: what is shown is re-read when its files change (w stops).",
+                title="Watch on",
+            )
+        else:
+            self.workers.cancel_group(self, "watch")
+            self.sub_title = str(self.path)
+            self.notify("No longer watching for changes.", title="Watch off")
+        if runs is not None:
+            runs.set_watching(self.watching)  # type: ignore[attr-defined]
+
+    @work(thread=True, exclusive=True, group="watch")
+    def _watch_read(self, path: Path) -> None:
+        import time
+
+        from evalview.folder.watch import Watcher
+
+        worker = get_current_worker()
+        watcher = Watcher(path, settle=WATCH_SETTLE)
+        while not worker.is_cancelled:
+            time.sleep(WATCH_INTERVAL)
+            if worker.is_cancelled:
+                return
+            state = watcher.poll()
+            if state != "same":
+                self.post_message(self.WatchState(path, state))
+
+    def on_eval_view_app_watch_state(self, message: WatchState) -> None:
+        if message.path != self.path or not self.watching:
+            return
+        if message.state == "changing":
+            self.sub_title = f"{self.path} · changing…"
+            return
+        self._reload(message.path)
+
+    @work(thread=True, exclusive=True, group="reload")
+    def _reload(self, path: Path) -> None:
+        from evalview.tui.session import open_session
+
+        try:
+            opened = open_session(path, defer_bootstrap=True)
+        except InputError as exc:
+            self.post_message(self.Reloaded(path, None, str(exc)))
+            return
+        except Exception as exc:  # a bug must still end in a message, not a traceback
+            self.post_message(self.Reloaded(path, None, f"{type(exc).__name__}: {exc}"))
+            return
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Reloaded(path, opened, None))
+
+    async def on_eval_view_app_reloaded(self, message: Reloaded) -> None:
+        """Replace the read's screens with the re-read one (same tab), and say what changed."""
+        if message.path != self.path or not self.watching:
+            return
+        self.sub_title = str(self.path)
+        if message.opened is None:
+            self.notify(message.problem or "", title="Cannot be read now", severity="error")
+            return
+        old = self.session
+        runs = self._runs_screen()
+        base = 1 if runs is None else self.screen_stack.index(runs) + 1
+        tab = None
+        shown = self.screen_stack[base] if len(self.screen_stack) > base else None
+        if isinstance(shown, RunScreen):
+            from textual.widgets import TabbedContent
+
+            tab = shown.query_one(TabbedContent).active or None
+        # Pop (and wait for) the old screens first: the new run screen reuses their ids.
+        while len(self.screen_stack) > base:
+            await self.pop_screen()
+        await self.push_screen(RunScreen(message.opened))
+        self.session = message.opened
+        if tab:
+            self.call_after_refresh(self.show_tab, tab)
+        self.call_after_refresh(self._bootstrap, message.opened)
+        self.notify(_counts_change(old, message.opened), title="Re-read")
 
     @property
     def export_blocked(self) -> str | None:

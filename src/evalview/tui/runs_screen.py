@@ -9,6 +9,7 @@ seed bootstrap, which `evalview table` adds).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -26,6 +27,7 @@ from textual.worker import get_current_worker
 
 from evalview.folder.discover import Candidate, Discovery
 from evalview.folder.reads import ReadRow, ScoreOptions, row_of_item
+from evalview.folder.watch import changed_under
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
 from evalview.tui.vtable import Cell, Column, VirtualTable
@@ -35,6 +37,9 @@ SORTS = ("scan order", "verdict", "read", "mean", "successes")
 #: The verdict filters `v` cycles through.
 VERDICTS = ("all", "errors", "warnings", "clean", "unreadable")
 _STRIP = " ▁▂▃▄▅▆▇█"
+#: Seconds between looks at the folder's files, and how long they must be still before re-reading.
+WATCH_INTERVAL = 1.0
+WATCH_SETTLE = 0.5
 
 
 @dataclass
@@ -139,15 +144,28 @@ class RunsScreen(Screen[None]):
     ]
 
     class Found(Message):
-        def __init__(self, found: Discovery) -> None:
+        def __init__(
+            self, found: Discovery, keep: dict[tuple[str, str], ReadRow], generation: int
+        ) -> None:
             super().__init__()
             self.found = found
+            self.keep = keep
+            self.generation = generation
 
     class Filled(Message):
-        def __init__(self, index: int, row: ReadRow) -> None:
+        def __init__(self, index: int, row: ReadRow, generation: int) -> None:
             super().__init__()
             self.index = index
             self.row = row
+            self.generation = generation
+
+    class Changed(Message):
+        """Files under the folder moved: still settling (`stale` None), or settled, with the
+        entries whose files changed."""
+
+        def __init__(self, stale: set[str] | None) -> None:
+            super().__init__()
+            self.stale = stale
 
     class Failed(Message):
         def __init__(self, message: str) -> None:
@@ -168,6 +186,9 @@ class RunsScreen(Screen[None]):
         self.search = ""
         self.marked: list[int] = []
         self.done = False
+        self.generation = 0
+        #: files under the folder are moving (watching): shown in the title until they settle
+        self.changing = False
 
     def compose(self) -> ComposeResult:
         yield Static(f"[bold]{escape(str(self.root))}[/]  looking for reads…", id="runs-title")
@@ -182,47 +203,68 @@ class RunsScreen(Screen[None]):
         self.query_one("#runs-search", Input).display = False
         self.query_one(VirtualTable).focus()
         self._scan()
+        if getattr(self.app, "watching", False):
+            self.set_watching(True)
 
     # -- loading ---------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="runs-scan")
-    def _scan(self) -> None:
+    def _scan(self, keep: dict[tuple[str, str], ReadRow] | None = None) -> None:
+        """Discover, then read every entry not in `keep` ((path, kind) -> row still valid)."""
         from evalview.folder.discover import FolderError, discover
         from evalview.folder.parallel import default_jobs, map_completed
 
         worker = get_current_worker()
+        self.generation += 1
+        generation = self.generation
         try:
             found = discover(self.root)
         except FolderError as exc:
             self.post_message(self.Failed(str(exc)))
             return
-        self.post_message(self.Found(found))
-        items = [(str(self.root), c) for c in found.entries]
+        kept = keep or {}
+        self.post_message(self.Found(found, kept, generation))
+        todo = [
+            (i, c) for i, c in enumerate(found.entries) if (c.rel, c.kind) not in kept
+        ]
+        items = [(str(self.root), c) for _i, c in todo]
         jobs = self.jobs or default_jobs()
         work_fn = partial(row_of_item, options=ScoreOptions(bootstrap=0))
         results = map_completed(
             work_fn, items, jobs, method="forkserver", local_until_ready=True
         )
         try:
-            for index, row in results:
+            for k, row in results:
                 if worker.is_cancelled:
                     return
-                self.post_message(self.Filled(index, row))
+                self.post_message(self.Filled(todo[k][0], row, generation))
         finally:
             close = getattr(results, "close", None)
             if close is not None:
                 close()  # stops the pool: reads not yet started are cancelled
 
     def on_runs_screen_found(self, message: Found) -> None:
-        self.entries = [RunsRow(i, c) for i, c in enumerate(message.found.entries)]
+        self.entries = [
+            RunsRow(i, c, message.keep.get((c.rel, c.kind)))
+            for i, c in enumerate(message.found.entries)
+        ]
+        self.marked = []
         self.truncated = message.found.truncated
-        self.query_one(ProgressBar).update(total=max(len(self.entries), 1), progress=0)
-        self._refilter(keep_cursor=False)
-        if not self.entries:
-            self.done = True
-            self._title()
+        self.skipped = [
+            (e.candidate.rel, e.row.reason or "")
+            for e in self.entries
+            if e.row is not None and e.row.status == "skipped"
+        ]
+        todo = sum(1 for e in self.entries if e.row is None)
+        bar = self.query_one(ProgressBar)
+        bar.update(total=max(todo, 1), progress=0)
+        bar.display = todo > 0
+        self.done = todo == 0
+        self._refilter(keep_cursor=bool(message.keep))
 
     def on_runs_screen_filled(self, message: Filled) -> None:
+        if message.generation != self.generation or message.index >= len(self.entries):
+            return  # a scan that a newer one replaced
         entry = self.entries[message.index]
         entry.row = message.row
         self.query_one(ProgressBar).advance(1)
@@ -232,6 +274,50 @@ class RunsScreen(Screen[None]):
             self.done = True
             self.query_one(ProgressBar).display = False
         self._refilter(keep_cursor=True)
+
+    # -- watching (w, or evalview DIR --watch) ----------------------------------------------
+
+    def set_watching(self, on: bool) -> None:
+        if on:
+            self._watch()
+        else:
+            self.workers.cancel_group(self, "runs-watch")
+            self.changing = False
+            self._title()
+
+    @work(thread=True, exclusive=True, group="runs-watch")
+    def _watch(self) -> None:
+        from evalview.folder.watch import Watcher
+
+        worker = get_current_worker()
+        watcher = Watcher(self.root, settle=WATCH_SETTLE)
+        while not worker.is_cancelled:
+            time.sleep(WATCH_INTERVAL)
+            if worker.is_cancelled:
+                return
+            state = watcher.poll()
+            if state == "changing":
+                self.post_message(self.Changed(None))
+            elif state == "changed":
+                stale = {
+                    e.candidate.rel
+                    for e in self.entries
+                    if changed_under(watcher.previous, watcher.current, e.candidate.rel)
+                }
+                self.post_message(self.Changed(stale))
+
+    def on_runs_screen_changed(self, message: Changed) -> None:
+        if message.stale is None:
+            self.changing = True
+            self._title()
+            return
+        self.changing = False
+        keep = {
+            (e.candidate.rel, e.candidate.kind): e.row
+            for e in self.entries
+            if e.row is not None and e.candidate.rel not in message.stale
+        }
+        self._scan(keep)
 
     def on_runs_screen_failed(self, message: Failed) -> None:
         from evalview.tui.loading import UnreadableScreen
@@ -314,6 +400,8 @@ class RunsScreen(Screen[None]):
         parts += [f"{n} {v}" for v, n in tally.items() if n]
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped (not reads)")
+        if getattr(self.app, "watching", False):
+            parts.append("changing…" if self.changing else "watching")
         self.query_one("#runs-title", Static).update(
             f"[bold]{escape(str(self.root))}[/]  " + escape(" · ".join(parts))
         )
