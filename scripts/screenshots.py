@@ -28,10 +28,10 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 
+from evalview.session import STAGES, open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.loading import LoadingScreen
-from evalview.tui.session import STAGES, open_session
 from evalview.tui.tabs import TABS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,10 +101,9 @@ async def capture_loaded(
 def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]], list[Step]]]:
     """Screens that are not tabs of one run: `evalview inputs.json`, `evalview A B`
     (paths relative to the repository, so the captures hold no machine path)."""
+    from evalview.session import PsrFiles
     from evalview.tui.compare_screen import CompareApp, CompareScreen
     from evalview.tui.partial_credit import CheckpointInputsScreen
-    from evalview.tui.session import PsrFiles
-
     from evalview.tui.runs_screen import RunsScreen
 
     async def all_read(pilot: Pilot[Any]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 import pytest
 
+from evalview.audit import audit
 from evalview.cli import main
 from evalview.load import load_run
 from evalview.stats import score_run
@@ -137,7 +138,8 @@ def test_clean_run_scores_with_the_json_contract(
     assert [t["task"] for t in doc["tasks"]] == ["task-a", "task-b"]
     assert doc["tasks"][1]["wilson95"][1] == 1.0
     # the CLI prints what the core computes, nothing else
-    core = score_run(load_run(clean_run)).to_json()
+    loaded = load_run(clean_run)
+    core = score_run(loaded, findings=audit(loaded)).to_json()
     assert doc["aggregate"] == core["aggregate"] and doc["tasks"] == core["tasks"]
 
 

@@ -13,9 +13,9 @@ from report_runs import EXAMPLE, copy_example, rewrite, tree_state
 
 from evalview.audit import audit
 from evalview.load import InputError, load_run
+from evalview.model.result import Result
 from evalview.report.destination import Refused
 from evalview.report.export import AuditRefused, export_run
-from evalview.report.model import Result
 from evalview.report.sanitize import Scrubber, iter_strings
 from evalview.stats import score_run
 
@@ -33,7 +33,7 @@ def _doc(dest: Path) -> dict[str, Any]:
 def test_numbers_are_the_scorecards(run: Path, tmp_path: Path) -> None:
     done = export_run(run, tmp_path / "out", bootstrap=2000)
     loaded = load_run(run)
-    card = score_run(loaded, bootstrap=2000, allow_errors=True)
+    card = score_run(loaded, findings=audit(loaded), bootstrap=2000, allow_errors=True)
     doc = _doc(tmp_path / "out")
     Result.model_validate(doc)
     assert doc["denominators"][0]["name"] == "selected"  # the headline comes first

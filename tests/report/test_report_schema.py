@@ -7,8 +7,8 @@ from pathlib import Path
 
 from report_runs import EXAMPLE
 
+from evalview.model.result import SCHEMA_VERSION, Result
 from evalview.report.export import export_run
-from evalview.report.model import SCHEMA_VERSION, Result
 from evalview.report.schema import DEFAULT_PATH, main, schema_text
 
 

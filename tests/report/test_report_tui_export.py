@@ -11,10 +11,10 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
+from evalview.session import open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.export_screen import ExportScreen, default_destination
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import open_session
 
 EXAMPLE = Path("/work/shared/examples/closed-run-small")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tui_helpers import EXAMPLE, FAULTY
 
-from evalview.tui.session import Session, open_session
+from evalview.session import Session, open_session
 
 
 @pytest.fixture(scope="session")

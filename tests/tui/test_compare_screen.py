@@ -32,6 +32,8 @@ async def _screen(app: CompareApp, pilot: object) -> CompareScreen:
         await pilot.pause(0.05)  # type: ignore[attr-defined]
         if isinstance(app.screen, CompareScreen | MessageScreen):
             break
+    # The screen is current as soon as it is pushed; let it mount (and fill its table) first.
+    await pilot.pause()  # type: ignore[attr-defined]
     assert isinstance(app.screen, CompareScreen)
     return app.screen
 

@@ -15,13 +15,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 from tui_helpers import opened, run, wait_for
 
+from evalview.session import Session, open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.help import HelpScreen
 from evalview.tui.record import RecordScreen
 from evalview.tui.run_screen import RunScreen
 from evalview.tui.safe import clean, clean_block, esc, plain
-from evalview.tui.session import Session, open_session
 from helpers.hostile_run import (
     ERROR_TYPE,
     MESSAGE,

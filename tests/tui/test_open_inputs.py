@@ -19,10 +19,10 @@ from evalview.psr import (
     load_checkpoint_inputs,
     score_inputs,
 )
+from evalview.session import PsrFiles, open_input
 from evalview.tui.app import EvalViewApp
 from evalview.tui.loading import UnreadableScreen
 from evalview.tui.partial_credit import CheckpointInputsPane, CheckpointInputsScreen
-from evalview.tui.session import PsrFiles, open_input
 from helpers.one_episode_run import write_one_episode_run
 
 PSR = REPO / "sample_runs" / "psr"
@@ -139,7 +139,7 @@ def test_a_catalog_with_a_closed_run_is_refused_like_evalview_psr() -> None:
 def test_bare_targets_reach_a_runs_partial_credit(tmp_path: Path) -> None:
     """A run whose message has a bare `Logs = 3`-style value: refused without the table, credited
     3/5 with it (the side file is read in the worker and used for the run's tab)."""
-    from evalview.tui.session import Session
+    from evalview.session import Session
 
     root = write_one_episode_run(tmp_path / "run", "Logs: 3")
     plain = open_input(root)
@@ -161,8 +161,8 @@ def test_an_exported_result_says_why_it_has_no_partial_credit(tmp_path: Path) ->
     """An exported result.json publishes no verifier messages: the tab says so (and the overview
     does not claim an empty episodes.jsonl) instead of a --message-key hint."""
     from evalview.report.export import export_run
+    from evalview.session import Session
     from evalview.tui.overview import protocol_card
-    from evalview.tui.session import Session
 
     export_run(REPO / "sample_runs" / "fail-fast", tmp_path / "out")
     session = open_input(tmp_path / "out" / "result.json")

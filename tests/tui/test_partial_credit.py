@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Static, TabbedContent
 
 from evalview.psr import load_checkpoint_inputs, score_inputs, score_run
 from evalview.psr.inputs import parse_checkpoint_inputs
+from evalview.session import open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.partial_credit import (
     CheckpointInputsPane,
@@ -20,7 +21,6 @@ from evalview.tui.partial_credit import (
     PartialCreditPane,
 )
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import open_session
 from helpers.one_episode_run import write_one_episode_run
 
 SMALL = Path("/work/shared/examples/closed-run-small")

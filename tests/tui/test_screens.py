@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Static, TabbedContent
 from tui_helpers import EXAMPLE, REPO, SIZE, opened, run, wait_for, with_app
 
 from evalview.model.run import ERROR
+from evalview.session import Session, open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.errors_view import ErrorsPane
@@ -22,7 +23,6 @@ from evalview.tui.help import HelpScreen
 from evalview.tui.loading import UnreadableScreen
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import Session, open_session
 from evalview.tui.tasks import TasksPane
 from evalview.tui.vtable import VirtualTable
 

@@ -14,9 +14,9 @@ import pytest
 from textual.pilot import Pilot
 from tui_helpers import EXAMPLE
 
+from evalview.session import open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
-from evalview.tui.session import open_session
 
 SIZE = (130, 36)
 SnapCompare = Callable[..., bool]

@@ -16,10 +16,10 @@ from textual.pilot import Pilot
 from tui_helpers import REPO, wait_for
 
 from evalview.samples import generate_candidate_read, write_sample_runs
+from evalview.session import PsrFiles
 from evalview.tui.app import EvalViewApp
 from evalview.tui.compare_screen import CompareApp, CompareScreen
 from evalview.tui.partial_credit import CheckpointInputsScreen
-from evalview.tui.session import PsrFiles
 
 SIZE = (140, 44)
 SnapCompare = Callable[..., bool]

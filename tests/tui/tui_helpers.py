@@ -9,9 +9,9 @@ from typing import Any, TypeVar
 
 from textual.pilot import Pilot
 
+from evalview.session import Session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import Session
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO.parent / "shared" / "examples" / "closed-run-small"

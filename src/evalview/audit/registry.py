@@ -1,114 +1,70 @@
-"""The rule registry: every finding evalview can make has a stable code, a severity and a doc page.
+"""The check registry: the audit's checks join it; the rules they emit are `evalview.rules`.
 
-Codes are grouped by family, like a linter's: EV1xx reading, EV2xx manifest, EV3xx episodes,
-EV4xx closure (status and completeness), EV5xx summary, EV6xx publication caveats. A code, once
-published, never changes meaning; retired codes are not reused.
+The names of `evalview.rules` are re-exported, so a check module writes `R.rule(...)` and
+`R.FILE_MISSING` as before.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from evalview.findings import Finding, Severity
+from evalview.findings import Finding
+from evalview.rules import (
+    DUPLICATE_KEY,
+    EMPTY_LINE,
+    FAMILIES,
+    FILE_MISSING,
+    FILE_UNREADABLE,
+    INVALID_JSON,
+    NONFINITE_NUMBER,
+    NOT_AN_OBJECT,
+    NOT_UTF8,
+    PROBLEM_RULES,
+    RULES,
+    SYMLINK,
+    TOO_LARGE,
+    TOO_MANY_EPISODES,
+    E,
+    I,
+    Rule,
+    W,
+    rule,
+)
 
 if TYPE_CHECKING:
     from evalview.model.run import Run
 
-FAMILIES = {
-    "1": "reading",
-    "2": "manifest",
-    "3": "episodes",
-    "4": "closure",
-    "5": "summary",
-    "6": "publication",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """A registered rule. Call it to make a finding with the rule's code and severity."""
-
-    code: str
-    name: str
-    severity: Severity
-    summary: str
-
-    @property
-    def family(self) -> str:
-        return FAMILIES[self.code[2]]
-
-    def __call__(
-        self,
-        message: str,
-        *,
-        file: str | None = None,
-        line: int | None = None,
-        episode_id: str | None = None,
-    ) -> Finding:
-        return Finding(self.code, self.severity, message, file, line, episode_id)
-
-
-RULES: dict[str, Rule] = {}
+__all__ = [
+    "CHECKS",
+    "DUPLICATE_KEY",
+    "EMPTY_LINE",
+    "FAMILIES",
+    "FILE_MISSING",
+    "FILE_UNREADABLE",
+    "INVALID_JSON",
+    "NONFINITE_NUMBER",
+    "NOT_AN_OBJECT",
+    "NOT_UTF8",
+    "PROBLEM_RULES",
+    "RULES",
+    "SYMLINK",
+    "TOO_LARGE",
+    "TOO_MANY_EPISODES",
+    "Check",
+    "E",
+    "I",
+    "Rule",
+    "W",
+    "check",
+    "rule",
+]
 
 Check = Callable[["Run"], Iterable[Finding]]
 CHECKS: list[Check] = []
-
-
-def rule(code: str, name: str, severity: Severity, summary: str) -> Rule:
-    """Register a rule; codes and names must be unique."""
-    if code in RULES:
-        raise ValueError(f"rule {code} registered twice")
-    if any(r.name == name for r in RULES.values()):
-        raise ValueError(f"rule name {name} registered twice")
-    if len(code) != 5 or not code.startswith("EV") or code[2] not in FAMILIES:
-        raise ValueError(f"bad rule code {code}")
-    registered = Rule(code, name, severity, summary)
-    RULES[code] = registered
-    return registered
 
 
 def check(fn: Check) -> Check:
     """Register a check function: it reads a Run and yields findings of registered rules."""
     CHECKS.append(fn)
     return fn
-
-
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741
-
-# Reading rules live here because the loader (which must not import the checks) emits them.
-FILE_MISSING = rule(
-    "EV101", "file-missing", E, "A file the format requires is absent."
-)
-FILE_UNREADABLE = rule(
-    "EV102", "file-unreadable", E, "A file exists but cannot be read (permissions, a directory)."
-)
-NOT_UTF8 = rule("EV103", "not-utf8", E, "A file is not valid UTF-8 (or starts with a BOM).")
-INVALID_JSON = rule(
-    "EV104", "invalid-json", E, "A file or line is not valid JSON (syntax error, truncated)."
-)
-DUPLICATE_KEY = rule(
-    "EV105", "duplicate-key", E, "An object repeats a key; JSON readers disagree on which wins."
-)
-NONFINITE_NUMBER = rule(
-    "EV106", "nonfinite-number", E, "NaN, Infinity or an overflowing number, which JSON forbids."
-)
-NOT_AN_OBJECT = rule(
-    "EV107", "not-an-object", E, "A document or JSONL line is valid JSON but not an object."
-)
-SYMLINK = rule("EV108", "symlink", E, "A source file is a symbolic link; the format rejects them.")
-TOO_LARGE = rule(
-    "EV109", "too-large", E, "The files to read exceed the 128 MiB bound; episodes not read."
-)
-TOO_MANY_EPISODES = rule(
-    "EV110", "too-many-episodes", E, "More than 10,000 episodes; episodes not read."
-)
-EMPTY_LINE = rule("EV111", "empty-line", E, "episodes.jsonl has an empty line inside it.")
-
-PROBLEM_RULES = {
-    "not-utf8": NOT_UTF8,
-    "invalid-json": INVALID_JSON,
-    "duplicate-key": DUPLICATE_KEY,
-    "nonfinite-number": NONFINITE_NUMBER,
-}

@@ -2,6 +2,11 @@
 
 Each subcommand lives in its own module with `HELP`, `add_arguments(parser)` and `run(args)`;
 modules import their heavy dependencies inside `run`, so `check` and `score` never import Textual.
+
+Exit codes are mapped here, once: `run` returns 0 (or 1 for `check`'s error findings and a
+refused score card), and lets `evalview.errors.InputError` (exit 2) and `Refused` (exit 1)
+propagate. A module may define `show_refusal(exc, args)` to word its refusal (on stderr, and with
+--json one document on stdout); otherwise the generic wording is used.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from evalview import __version__
+from evalview.errors import InputError, Refused
 
 #: Subcommand name -> module. Order is the order of `evalview --help`.
 COMMANDS: dict[str, str] = {
@@ -81,14 +87,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list and args_list[0] in COMMANDS:
         parser = build_parser(only=args_list[0])
         args = parser.parse_args(args_list)
+        module = _module(args.command)
         try:
-            return int(_module(args.command).run(args))
+            return int(module.run(args))
         except BrokenPipeError:
             return _stdout_closed()
+        except (InputError, Refused) as exc:
+            try:
+                return stopped(module, args, exc)
+            except BrokenPipeError:
+                return _stdout_closed()
     if not args_list or args_list[0] not in ("-h", "--help", "--version"):
         return _open_tui(args_list)
     build_parser().parse_args(args_list)
     return 0
+
+
+def exit_code(exc: InputError | Refused) -> int:
+    """The one mapping from why a command stopped to its exit status."""
+    from evalview.cli.output import EXIT_REFUSED, EXIT_UNREADABLE
+
+    return EXIT_UNREADABLE if isinstance(exc, InputError) else EXIT_REFUSED
+
+
+def stopped(module: ModuleType, args: argparse.Namespace, exc: InputError | Refused) -> int:
+    """Word why the command stopped (the module's own wording of a refusal when it has one)."""
+    from evalview.cli.output import fail_unreadable, refuse
+
+    as_json = bool(getattr(args, "json", False))
+    if isinstance(exc, InputError):
+        fail_unreadable(str(exc), as_json=as_json)
+    elif hasattr(module, "show_refusal"):
+        module.show_refusal(exc, args)
+    else:
+        refuse(str(exc), as_json=as_json, command=args.command)
+    return exit_code(exc)
 
 
 def _stdout_closed() -> int:

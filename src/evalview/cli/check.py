@@ -14,7 +14,6 @@ from evalview.cli.output import (
     EXIT_REFUSED,
     console,
     emit_json,
-    fail_unreadable,
     finding_text,
 )
 
@@ -81,21 +80,17 @@ def _is_folder(path: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.audit import RULES, audit
-    from evalview.findings import count_by_severity
-    from evalview.load import InputError, load_run
+    from evalview.audit import RULES
+    from evalview.load import ReadOptions
+    from evalview.session import open_run
 
     if _is_folder(args.path):
         from evalview.cli import check_dir
 
         return check_dir.run(args)
-    try:
-        # short-lived, and the audit never reads the episode table: see load_closed_run
-        loaded = load_run(args.path, freeze=True, lazy_table=True)
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
-    findings = audit(loaded)
-    counts = count_by_severity(findings)
+    # short-lived, and the audit never reads the episode table: see load_closed_run
+    session = open_run(args.path, read=ReadOptions(freeze=True, lazy_table=True))
+    findings, counts = session.findings, session.counts
     failing = counts["error"] + (counts["warning"] if args.strict else 0)
     ok = failing == 0
     if args.json:

@@ -29,13 +29,14 @@ def run(args: argparse.Namespace) -> int:
     runs: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
     out = None if args.json else console()
-    for doc in map_ordered(work, found.entries, jobs):
-        if doc["status"] == "skipped":
-            skipped.append({"path": doc["path"], "reason": doc["reason"]})
-            continue
-        runs.append(doc)
-        if out is not None:
-            out.print(_line(doc))
+    for docs in map_ordered(work, found.entries, jobs):
+        for doc in docs:
+            if doc["status"] == "skipped":
+                skipped.append({"path": doc["path"], "reason": doc["reason"]})
+                continue
+            runs.append(doc)
+            if out is not None:
+                out.print(_line(doc))
     if not runs:
         return fail_unreadable(_no_reads(root, skipped, found.truncated), as_json=args.json)
     counts = _totals(runs, skipped)
@@ -81,7 +82,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _line(doc: dict[str, Any]) -> str:
-    path = escape(doc["path"])
+    path = escape(doc["path"] + (f" [{doc['read']}]" if doc.get("read") else ""))
     if doc["status"] == "unreadable":
         return f"[bold red]✗ {path}[/]: cannot be read: {escape(doc['error'])}"
     c = doc["counts"]

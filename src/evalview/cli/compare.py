@@ -13,12 +13,9 @@ from rich.table import Table
 
 from evalview.cli.output import (
     EXIT_OK,
-    EXIT_REFUSED,
     console,
     emit_json,
-    error_console,
     escape,
-    fail_unreadable,
     pct,
 )
 
@@ -67,30 +64,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def refuse(message: str, *, as_json: bool, command: str) -> int:
-    """A refusal (exit 1): the message on stderr, and with --json one document on stdout."""
-    if as_json:
-        emit_json({"refused": True, "error": message, "exit_code": EXIT_REFUSED})
-    error_console().print(f"[bold red]evalview {command}: refused.[/] {escape(message)}")
-    return EXIT_REFUSED
-
-
 def run(args: argparse.Namespace) -> int:
     from evalview.compare.paired import compare_runs
-    from evalview.compare.reads import Refused
-    from evalview.load import InputError, load_run
+    from evalview.load import load_run
 
-    try:
-        a = load_run(args.a)
-        b = load_run(args.b)
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
-    try:
-        result = compare_runs(
-            a, b, label_a=args.a, label_b=args.b, allow_off_protocol=args.allow_off_protocol
-        )
-    except Refused as exc:
-        return refuse(str(exc), as_json=args.json, command="compare")
+    a = load_run(args.a)
+    b = load_run(args.b)
+    result = compare_runs(
+        a, b, label_a=args.a, label_b=args.b, allow_off_protocol=args.allow_off_protocol
+    )
     if args.json:
         emit_json(result.to_json())
     else:

@@ -78,10 +78,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.cli.compare import refuse
     from evalview.compare.contrast import contrast_runs
-    from evalview.compare.reads import Refused
-    from evalview.load import InputError, load_run
+    from evalview.session import Session, open_run
 
     if args.relative != bool(args.bc):
         message = (
@@ -90,24 +88,21 @@ def run(args: argparse.Namespace) -> int:
         )
         return fail_unreadable(message, as_json=args.json)
     loaded: dict[str, list[tuple[str, Run, str]]] = {}
-    cache: dict[str, Run] = {}
-    try:
-        for side in ("a", "b", "bc"):
-            items = []
-            for key, path in getattr(args, side) or []:
-                if path not in cache:
-                    cache[path] = load_run(path)
-                items.append((key, cache[path], path))
-            loaded[side] = items
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
-    try:
-        result = contrast_runs(
-            loaded["a"], loaded["b"], bc=loaded["bc"] or None, relative=args.relative,
-            allow_off_protocol=args.allow_off_protocol, allow_errors=args.allow_errors,
-        )
-    except Refused as exc:
-        return refuse(str(exc), as_json=args.json, command="contrast")
+    # Each path is read and audited once, however many sides name it.
+    cache: dict[str, Session] = {}
+    for side in ("a", "b", "bc"):
+        items = []
+        for key, path in getattr(args, side) or []:
+            if path not in cache:
+                cache[path] = open_run(path)
+            items.append((key, cache[path].run, path))
+        loaded[side] = items
+    findings = {id(s.run): s.findings for s in cache.values()}
+    result = contrast_runs(
+        loaded["a"], loaded["b"], bc=loaded["bc"] or None, relative=args.relative,
+        allow_off_protocol=args.allow_off_protocol, allow_errors=args.allow_errors,
+        findings_of=lambda run: findings[id(run)],
+    )
     if args.json:
         emit_json(result.to_json())
     else:

@@ -10,7 +10,6 @@ from evalview.cli.output import (
     console,
     error_console,
     escape,
-    fail_unreadable,
     finding_text,
     pct,
     resamples,
@@ -64,26 +63,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def show_refusal(exc: Exception, args: argparse.Namespace) -> None:
+    """How `evalview export` words a refusal (exit 1, mapped in `evalview.cli`): the audit's
+    error findings under it when the audit is why."""
+    from evalview.report.export import AuditRefused
+
+    err = error_console()
+    err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
+    if isinstance(exc, AuditRefused):
+        for f in exc.findings:
+            err.print(finding_text(f, "red"))
+
+
 def run(args: argparse.Namespace) -> int:
-    from evalview.load import InputError
-    from evalview.report.destination import Refused
-    from evalview.report.export import AuditRefused, export_run
+    from evalview.report.export import export_run
 
     err = error_console()
     try:
         done = export_run(
             args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap
         )
-    except InputError as exc:
-        return fail_unreadable(str(exc))
-    except AuditRefused as exc:
-        err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
-        for f in exc.findings:
-            err.print(finding_text(f, "red"))
-        return EXIT_REFUSED
-    except Refused as exc:
-        err.print(f"[bold red]✗ refused:[/] {escape(str(exc))}")
-        return EXIT_REFUSED
     except OSError as exc:
         err.print(
             f"[bold red]✗ refused:[/] cannot write {escape(str(args.output_dir))} "

@@ -128,8 +128,8 @@ def main(argv: Sequence[str]) -> int:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
     from evalview.folder import is_folder
+    from evalview.session import PsrFiles
     from evalview.tui.app import EvalViewApp
-    from evalview.tui.session import PsrFiles
 
     if is_folder(path):  # the Runs screen reads in worker processes: start their helpers now
         from evalview.folder.parallel import prestart

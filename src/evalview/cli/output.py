@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from evalview.fmt import pct as pct  # re-exported: the views' one percent format
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -69,9 +71,12 @@ def fail_unreadable(message: str, *, as_json: bool = False) -> int:
     return EXIT_UNREADABLE
 
 
-def pct(x: float | None, digits: int = 1) -> str:
-    """A fraction as percent text; None as an em dash."""
-    return "—" if x is None else f"{100 * x:.{digits}f} %"
+def refuse(message: str, *, as_json: bool, command: str) -> int:
+    """A refusal (exit 1): the message on stderr, and with --json one document on stdout."""
+    if as_json:
+        emit_json({"refused": True, "error": message, "exit_code": EXIT_REFUSED})
+    error_console().print(f"[bold red]evalview {command}: refused.[/] {escape(message)}")
+    return EXIT_REFUSED
 
 
 def resamples(text: str) -> int:

@@ -17,9 +17,9 @@ from evalview.cli.output import (
     emit_json,
     error_console,
     escape,
-    fail_unreadable,
     pct,
 )
+from evalview.load.closed_run import RUN_FILES
 
 if TYPE_CHECKING:
     from evalview.psr import CheckpointReport, RunPsrReport
@@ -98,17 +98,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.load import InputError
-    from evalview.psr import PsrError
-
-    try:
-        report = _score(args)
-        if args.output is not None:
-            _write(Path(args.output), report.to_json(), _protected(args))
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
-    except PsrError as exc:
-        return _refuse(str(exc), as_json=args.json)
+    report = _score(args)
+    if args.output is not None:
+        _write(Path(args.output), report.to_json(), _protected(args))
     if args.json:
         emit_json(report.to_json())
     else:
@@ -117,20 +109,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
-    from evalview.load import InputError, load_run
+    from evalview.load import InputError, ReadOptions, Source, read_input, select_run
+    from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
     from evalview.model.run import DEFAULT_MESSAGE_KEY
     from evalview.psr import PsrOptions, score_inputs, score_run
-    from evalview.psr.inputs import (
-        load_bare_targets,
-        load_catalog,
-        looks_like_checkpoint_inputs,
-        parse_checkpoint_inputs,
-        read_json_file,
-    )
+    from evalview.psr.inputs import load_bare_targets, load_catalog, parse_checkpoint_inputs
     from evalview.psr.parser import DEFAULT_UPPER_BOUND_LABELS, PsrError, normalize_labels
 
     path = Path(args.input)
-    if not (path.exists() or path.is_symlink()):
+    source = Source(path)
+    if not source.exists:
         raise InputError(f"{path}: no such file or directory.")
     labels = (
         DEFAULT_UPPER_BOUND_LABELS
@@ -139,10 +127,11 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     )
     bare = None if args.bare_targets is None else load_bare_targets(Path(args.bare_targets))
 
-    value: Any = None
-    if path.is_file() and path.name not in _RUN_FILES:
-        value = read_json_file(path, "input")
-    if value is not None and looks_like_checkpoint_inputs(value):
+    if path.is_file() and path.name not in RUN_FILES:
+        source.strict_json("input")  # a broken JSON file is worded as PSR input (exit 2)
+    message_key = args.message_key or DEFAULT_MESSAGE_KEY
+    reading = read_input(source, ReadOptions(message_key=message_key))
+    if reading.format == CHECKPOINT_INPUTS:
         if args.message_key not in (None, DEFAULT_MESSAGE_KEY):
             raise PsrError(
                 f"{path}: --message-key applies to closed runs; checkpoint-input rows always "
@@ -150,18 +139,14 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
             )
         catalog = None if args.catalog is None else load_catalog(Path(args.catalog))
         options = PsrOptions(labels, bare, catalog, args.catalog)
-        return score_inputs(parse_checkpoint_inputs(path, value), options)
+        return score_inputs(parse_checkpoint_inputs(path, reading.payload), options)
 
     if args.catalog is not None:
         raise PsrError(
             f"{path}: --catalog applies to checkpoint-inputs files; a closed run's manifest "
             "schedule already declares its tasks."
         )
-    loaded = load_run(path, message_key=args.message_key or DEFAULT_MESSAGE_KEY)
-    return score_run(loaded, PsrOptions(labels, bare))
-
-
-_RUN_FILES = ("manifest.json", "episodes.jsonl", "status.json", "summary.json")
+    return score_run(select_run(reading), PsrOptions(labels, bare))
 
 
 def _protected(args: argparse.Namespace) -> list[tuple[Path, bool]]:
@@ -170,7 +155,7 @@ def _protected(args: argparse.Namespace) -> list[tuple[Path, bool]]:
     out: list[tuple[Path, bool]] = []
     if inp.is_dir():
         out.append((inp, True))
-    elif inp.name in _RUN_FILES:
+    elif inp.name in RUN_FILES:
         out.append((inp.parent, True))
     else:
         out.append((inp, False))
@@ -203,6 +188,11 @@ def _write(output: Path, document: dict[str, Any], protected: list[tuple[Path, b
         os.replace(tmp, target)
     except OSError as exc:
         raise PsrError(f"{output}: the report could not be written ({exc.strerror}).") from exc
+
+
+def show_refusal(exc: Exception, args: argparse.Namespace) -> None:
+    """How `evalview psr` words a refusal (exit 1, mapped in `evalview.cli`)."""
+    _refuse(str(exc), as_json=args.json)
 
 
 def _refuse(message: str, *, as_json: bool) -> int:
@@ -323,11 +313,7 @@ def _print_run(report: RunPsrReport, per_task: bool) -> None:
         wraps = col in ("task", "not scored")
         table.add_column(col, justify="left" if wraps else "right", no_wrap=not wraps)
     for t in report.tasks:
-        unscored = [f"{cat} error ×{len(ids)}" for cat, ids in t.errors.items()]
-        if t.unattempted:
-            unscored.append(f"unattempted ×{len(t.unattempted)}")
-        if t.invalid:
-            unscored.append(f"invalid ×{len(t.invalid)}")
+        unscored = t.not_scored()
         table.add_row(
             escape(t.task),
             pct(t.psr, 2),

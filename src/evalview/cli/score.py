@@ -18,7 +18,6 @@ from evalview.cli.output import (
     emit_json,
     error_console,
     escape,
-    fail_unreadable,
     pct,
     resamples,
 )
@@ -97,22 +96,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.load import InputError, load_run
-    from evalview.stats import load_benchmark, score_run
+    from evalview.session import ScoreOptions, open_run, score_session
+    from evalview.stats import load_benchmark
 
-    try:
-        declaration = None if args.benchmark is None else load_benchmark(args.benchmark)
-        loaded = load_run(args.path)
-    except InputError as exc:
-        return fail_unreadable(str(exc), as_json=args.json)
-    card = score_run(
-        loaded,
-        bootstrap=args.bootstrap,
-        benchmark=declaration,
-        view=args.view,
-        metric=args.metric,
-        allow_errors=args.allow_errors,
-        allow_off_protocol=args.allow_off_protocol,
+    declaration = None if args.benchmark is None else load_benchmark(args.benchmark)
+    session = open_run(args.path)
+    card = score_session(
+        session,
+        ScoreOptions(
+            bootstrap=args.bootstrap,
+            benchmark=declaration,
+            view=args.view,
+            metric=args.metric,
+            allow_errors=args.allow_errors,
+            allow_off_protocol=args.allow_off_protocol,
+        ),
     )
     if args.json:
         doc = card.to_json()

@@ -116,20 +116,21 @@ def run(args: argparse.Namespace) -> int:
     rows: list[ReadRow] = []
     skipped = []
     items = [(root, cand) for root, cand, _ in work]
-    for (root, cand, direct), row in zip(
+    for (root, cand, direct), found_rows in zip(
         work, map_ordered(partial(row_of_item, options=options), items, jobs), strict=True
     ):
-        if direct and row.status != "read":
-            why = row.reason or "not a read"
+        for row in found_rows:
+            if direct and row.status != "read":
+                why = row.reason or "not a read"
+                if row.status == "skipped":
+                    why = f"{cand.rel}: {why}. Pass a closed-run directory or a results JSON."
+                err.print(f"[bold red]evalview:[/] {escape(why)}")
+                return EXIT_UNREADABLE
+            label = row.path if not root else str(Path(root, row.path))
             if row.status == "skipped":
-                why = f"{cand.rel}: {why}. Pass a closed-run directory or a results JSON."
-            err.print(f"[bold red]evalview:[/] {escape(why)}")
-            return EXIT_UNREADABLE
-        label = row.path if not root else str(Path(root, row.path))
-        if row.status == "skipped":
-            skipped.append({"path": label, "reason": row.reason})
-            continue
-        rows.append(_relabel(row, label))
+                skipped.append({"path": label, "reason": row.reason})
+                continue
+            rows.append(_relabel(row, label))
     text = render(args.format, rows, per_task=args.per_task, skipped=skipped)
     if args.output is not None:
         try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,7 @@ from evalview.compare.reads import (
     refuse_mixed_benchmarks,
     refuse_mixed_seed_sets,
 )
+from evalview.findings import Finding
 from evalview.model.run import Run
 from evalview.stats.scorecard import DEVELOPMENT as DEVELOPMENT_LABEL
 from evalview.stats.scorecard import OFF_PROTOCOL, score_run
@@ -275,9 +277,13 @@ def _refuse_mixed_task_sets(reads: list[tuple[Run, ReadFacts]]) -> None:
             )
 
 
-def _score(run: Run, facts: ReadFacts, allow_errors: bool) -> tuple[float, float, tuple[str, ...]]:
+def _score(
+    run: Run, findings: Sequence[Finding], facts: ReadFacts, allow_errors: bool
+) -> tuple[float, float, tuple[str, ...]]:
     # Off-protocol reads and seed sets are the contrast's own refusals and labels (above).
-    card = score_run(run, bootstrap=0, allow_errors=allow_errors, allow_off_protocol=True)
+    card = score_run(
+        run, findings=findings, bootstrap=0, allow_errors=allow_errors, allow_off_protocol=True
+    )
     if card.refusals:
         # The scorer's messages already name the read; prefix it only when one does not.
         text = " ".join(r.message for r in card.refusals)
@@ -291,6 +297,20 @@ def _score(run: Run, facts: ReadFacts, allow_errors: bool) -> tuple[float, float
     )
 
 
+def _audit_once() -> Callable[[Run], Sequence[Finding]]:
+    """The audit's findings of each read, computed at most once per Run object."""
+    from evalview.audit import audit
+
+    seen: dict[int, list[Finding]] = {}
+
+    def findings_of(run: Run) -> Sequence[Finding]:
+        if id(run) not in seen:
+            seen[id(run)] = audit(run)
+        return seen[id(run)]
+
+    return findings_of
+
+
 def contrast_runs(
     a: list[tuple[str, Run, str]],
     b: list[tuple[str, Run, str]],
@@ -299,8 +319,15 @@ def contrast_runs(
     relative: bool = False,
     allow_off_protocol: bool = False,
     allow_errors: bool = False,
+    findings_of: Callable[[Run], Sequence[Finding]] | None = None,
 ) -> Contrast:
-    """Contrast side A against side B by replicate. Each item is (KEY, Run, label)."""
+    """Contrast side A against side B by replicate. Each item is (KEY, Run, label).
+
+    `findings_of(run)`: the audit's findings of each read (the caller audited it once, as
+    `evalview.session.open_run` does); without it each distinct read is audited here, once.
+    """
+    if findings_of is None:
+        findings_of = _audit_once()
     if not a or not b:
         raise Refused("a contrast needs at least one read on each side (--a and --b).")
     if relative and not bc:
@@ -366,7 +393,7 @@ def contrast_runs(
     def side_read(side: str, key: str, f: ReadFacts) -> SideRead:
         run = runs[(side, key)]
         if id(run) not in scores:
-            scores[id(run)] = _score(run, f, allow_errors)
+            scores[id(run)] = _score(run, findings_of(run), f, allow_errors)
         mean, se, labels = scores[id(run)]
         return SideRead(side, key, f, mean, se, off.get(id(f), ()), labels)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from evalview.errors import Refused
 from evalview.findings import Finding, count_by_severity
 from evalview.folder.discover import Candidate
 from evalview.load.bounds import MAX_BYTES
@@ -28,17 +29,22 @@ class NotARead(Exception):
     """The file is readable JSON but no format evalview reads (the message says what it is)."""
 
 
-def open_candidate(path: Path, kind: str, *, quick: bool = False) -> Run:
-    """The `Run` of one candidate. Raises InputError (unreadable) or NotARead (skip it).
+def open_candidate(path: Path, kind: str, *, quick: bool = False) -> list[tuple[str | None, Run]]:
+    """The reads of one candidate, `(name, run)` each (name None for a lone read), detected by
+    the reader registry (`evalview.load.READERS`: a new format appears in folders by itself).
+    Raises InputError (unreadable) or NotARead (skip it).
 
-    `quick` reads for the audit only (`load_run(freeze=True, lazy_table=True)`, as `check`).
+    `quick` reads for the audit only (`freeze`, `lazy_table`, as `check`).
     """
-    from evalview.load import FILE_LOADERS, load_run
+    from evalview.load import READERS, ReadOptions, Source
 
-    if kind == "closed-run":
-        return load_run(path, freeze=quick, lazy_table=quick)
-    try:
-        st = os.lstat(path)
+    source = Source(path)
+    options = ReadOptions(freeze=quick, lazy_table=quick)
+    if kind == "file":
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot be read ({exc.strerror}).") from exc
         if not stat.S_ISREG(st.st_mode):
             raise NotARead("not a regular file")
         if st.st_size > MAX_BYTES:
@@ -46,61 +52,62 @@ def open_candidate(path: Path, kind: str, *, quick: bool = False) -> Run:
                 f"{path}: {st.st_size / 2**20:.1f} MiB is over the {MAX_BYTES // 2**20} MiB "
                 "input bound."
             )
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror}).") from exc
-    import evalview.report.reopen  # noqa: F401  (registers the exported result.json loader)
-
-    for loader in FILE_LOADERS:
-        run = loader(path, raw)
-        if run is not None:
-            return run
-    from evalview.load.safe_json import parse_strict
-    from evalview.psr.inputs import looks_like_checkpoint_inputs
-
-    value, problem = parse_strict(raw)
-    if problem is not None:
-        where = f" at line {problem.line}" if problem.line is not None else ""
-        raise InputError(
-            f"{path}: not strict JSON ({problem.detail}{where}), so it cannot be told whether "
-            "it is a read. Fix or remove the file."
-        )
-    if looks_like_checkpoint_inputs(value):
-        raise NotARead(
-            "an object of lists, a PSR checkpoint-inputs file or catalog (`evalview psr` reads it)"
-        )
-    raise NotARead("JSON of no format evalview reads (not a closed run nor a result.json)")
+    reader = next((r for r in READERS if r.detect(source)), None)
+    if reader is None:
+        if kind == "closed-run":
+            raise InputError(f"{path}: not readable as a closed run.")
+        _value, problem = source.parsed
+        if problem is not None:
+            where = f" at line {problem.line}" if problem.line is not None else ""
+            raise InputError(
+                f"{path}: not strict JSON ({problem.detail}{where}), so it cannot be told "
+                "whether it is a read. Fix or remove the file."
+            )
+        raise NotARead("JSON of no format evalview reads")
+    reading = reader.read(source, options)
+    if not reading.runs:
+        raise NotARead(f"{reader.summary} (no episode read)")
+    return [(r.name, r.run) for r in reading.runs]
 
 
 def _zero_counts() -> dict[str, int]:
     return count_by_severity([])
 
 
-def check_candidate(root: str, cand: Candidate, strict: bool = False) -> dict[str, Any]:
-    """The single-read `check --json` document of one candidate, its `path` relative to the folder,
-    plus `status` (read / unreadable / skipped) and, when not read, `error` or `reason`."""
+def check_candidate(root: str, cand: Candidate, strict: bool = False) -> list[dict[str, Any]]:
+    """The single-read `check --json` document of each read of one candidate, its `path`
+    relative to the folder (and `read`, the key of a named read in a file of several), plus
+    `status` (read / unreadable / skipped) and, when not read, `error` or `reason`."""
     base: dict[str, Any] = {"path": cand.rel, "status": "read"}
     if cand.kind == "skipped":
-        return base | {"status": "skipped", "reason": cand.reason}
+        return [base | {"status": "skipped", "reason": cand.reason}]
     if cand.kind == "unreadable":
-        return _unreadable(base, cand.reason or "cannot be read", strict)
+        return [_unreadable(base, cand.reason or "cannot be read", strict)]
     from evalview.audit import audit
 
     try:
-        run = open_candidate(Path(root, cand.rel), cand.kind, quick=True)
+        runs = open_candidate(Path(root, cand.rel), cand.kind, quick=True)
     except NotARead as exc:
-        return base | {"status": "skipped", "reason": str(exc)}
-    except InputError as exc:
-        return _unreadable(base, _relative(str(exc), root), strict)
-    findings = audit(run)
-    counts = count_by_severity(findings)
-    failing = counts["error"] + (counts["warning"] if strict else 0)
-    return base | {
-        "ok": failing == 0,
-        "strict": strict,
-        "findings": [f.to_json() for f in findings],
-        "counts": counts,
-    }
+        return [base | {"status": "skipped", "reason": str(exc)}]
+    except (InputError, Refused) as exc:
+        return [_unreadable(base, _relative(str(exc), root), strict)]
+    docs = []
+    for name, run in runs:
+        findings = audit(run)
+        counts = count_by_severity(findings)
+        failing = counts["error"] + (counts["warning"] if strict else 0)
+        named = {} if name is None else {"read": name}
+        docs.append(
+            base
+            | named
+            | {
+                "ok": failing == 0,
+                "strict": strict,
+                "findings": [f.to_json() for f in findings],
+                "counts": counts,
+            }
+        )
+    return docs
 
 
 def _unreadable(base: dict[str, Any], reason: str, strict: bool) -> dict[str, Any]:
@@ -142,6 +149,8 @@ class ReadRow:
     status: Status
     #: unreadable: why; skipped: what it is instead
     reason: str | None = None
+    #: the key of this read in a file of several named reads (None: the file is one read)
+    read: str | None = None
     counts: dict[str, int] = field(default_factory=_zero_counts)
     run_id: str | None = None
     benchmark: str | None = None
@@ -178,6 +187,7 @@ class ReadRow:
         """The row of `table --format json` (contract keys first)."""
         return {
             "path": self.path,
+            **({} if self.read is None else {"read": self.read}),
             "run_id": self.run_id,
             "benchmark": self.benchmark_label,
             "policy": self.policy,
@@ -203,22 +213,23 @@ class ScoreOptions:
     allow_off_protocol: bool = False
 
 
-def row_of_candidate(root: str, cand: Candidate, options: ScoreOptions) -> ReadRow:
-    """Read, audit and score one candidate into its table row (never raises on bad input)."""
+def row_of_candidate(root: str, cand: Candidate, options: ScoreOptions) -> list[ReadRow]:
+    """Read, audit and score one candidate into its table rows, one per read (never raises on
+    bad input: an unreadable or skipped candidate is one row saying so)."""
     if cand.kind == "skipped":
-        return ReadRow(cand.rel, "skipped", cand.reason)
+        return [ReadRow(cand.rel, "skipped", cand.reason)]
     if cand.kind == "unreadable":
-        return ReadRow(cand.rel, "unreadable", cand.reason)
+        return [ReadRow(cand.rel, "unreadable", cand.reason)]
     try:
-        run = open_candidate(Path(root, cand.rel), cand.kind)
+        runs = open_candidate(Path(root, cand.rel), cand.kind)
     except NotARead as exc:
-        return ReadRow(cand.rel, "skipped", str(exc))
-    except InputError as exc:
-        return ReadRow(cand.rel, "unreadable", _relative(str(exc), root))
-    return row_of_run(cand.rel, run, options)
+        return [ReadRow(cand.rel, "skipped", str(exc))]
+    except (InputError, Refused) as exc:
+        return [ReadRow(cand.rel, "unreadable", _relative(str(exc), root))]
+    return [row_of_run(cand.rel, run, options, read=name) for name, run in runs]
 
 
-def row_of_item(item: tuple[str, Candidate], options: ScoreOptions) -> ReadRow:
+def row_of_item(item: tuple[str, Candidate], options: ScoreOptions) -> list[ReadRow]:
     """`row_of_candidate` over a (folder, candidate) pair: the unit of work of a worker process
     (this module imports no Textual, so a worker starts fast)."""
     root, cand = item
@@ -226,7 +237,12 @@ def row_of_item(item: tuple[str, Candidate], options: ScoreOptions) -> ReadRow:
 
 
 def row_of_run(
-    label: str, run: Run, options: ScoreOptions, findings: list[Finding] | None = None
+    label: str,
+    run: Run,
+    options: ScoreOptions,
+    findings: list[Finding] | None = None,
+    *,
+    read: str | None = None,
 ) -> ReadRow:
     """The table row of an opened read, scored with `options`."""
     from evalview.audit import audit
@@ -250,6 +266,7 @@ def row_of_run(
     return ReadRow(
         path=label,
         status="read",
+        read=read,
         counts=count_by_severity(findings),
         run_id=card.run_id,
         benchmark=card.benchmark,

@@ -61,7 +61,7 @@ def cells(row: ReadRow, pm: str = "±", dash: str = "—", en: str = "–") -> l
     )
     frac = dash if row.selected is None else f"{row.successes} / {row.selected}"
     return [
-        row.path,
+        row.path + (f" [{row.read}]" if row.read else ""),
         row.benchmark_label or dash,
         row.policy or dash,
         row.checkpoint or dash,
@@ -105,7 +105,7 @@ def to_json(
     if per_task:
         tasks, grid = task_matrix(rows)
         doc["per_task"] = {
-            "reads": [r.path for r in rows],
+            "reads": [r.path + (f" [{r.read}]" if r.read else "") for r in rows],
             "tasks": [
                 {
                     "task": task,
@@ -239,7 +239,7 @@ def to_markdown(rows: Sequence[ReadRow], *, per_task: bool) -> str:
         tasks, grid = task_matrix(rows)
         lines += ["", "Per task: successes / selected (Wilson 95 %, percent)", ""]
         lines += _md_table(
-            ["task", *(r.path for r in rows)],
+            ["task", *(r.path + (f" [{r.read}]" if r.read else "") for r in rows)],
             [
                 [task, *(_cell_text(c) for c in line)]
                 for task, line in zip(tasks, grid, strict=True)
@@ -328,7 +328,7 @@ def to_latex(rows: Sequence[ReadRow], *, per_task: bool) -> str:
         tasks, grid = task_matrix(rows)
         lines.append("")
         lines += _latex_table(
-            ["task", *(r.path for r in rows)],
+            ["task", *(r.path + (f" [{r.read}]" if r.read else "") for r in rows)],
             [
                 [task, *(_cell_text(c) for c in line)]
                 for task, line in zip(tasks, grid, strict=True)

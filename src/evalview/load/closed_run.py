@@ -23,11 +23,14 @@ from typing import Any, cast
 
 import orjson
 
-from evalview.audit import registry as R
+from evalview import rules as R
 from evalview.findings import Finding
 from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
 from evalview.load.errors import InputError
+from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
 from evalview.load.safe_json import parse_strict
+from evalview.load.source import Source
+from evalview.model.record import get_path as _get
 from evalview.model.run import (
     COMPLETED,
     DEFAULT_MESSAGE_KEY,
@@ -201,14 +204,6 @@ def _text(value: Any) -> str | None:
 
 def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _get(doc: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(doc, dict):
-            return None
-        doc = doc.get(key)
-    return doc
 
 
 def load_closed_run(
@@ -651,3 +646,33 @@ def _rows(
         row.update(in_schedule=False, record_index=idx)
         rows.append(row)
     return rows
+
+
+#: The files of a closed run; any one of them given as the path opens the run around it.
+RUN_FILES = (*DOCUMENTS, EPISODES_JSONL)
+
+
+def _detect(source: Source) -> bool:
+    """Every directory is read as a closed run (a missing file is a finding, not a refusal), and
+    so is a path to one of the run's own files."""
+    return source.is_dir or source.path.name in RUN_FILES
+
+
+def _read(source: Source, options: ReadOptions) -> Reading:
+    root = source.path if source.is_dir else source.path.parent
+    run = load_closed_run(
+        root,
+        message_key=options.message_key,
+        freeze=options.freeze,
+        lazy_table=options.lazy_table,
+        progress=options.progress,
+    )
+    return Reading(root, "closed-run", (NamedRun(None, run),))
+
+
+READER = Reader(
+    name="closed-run",
+    summary="a closed-run directory (starvla-rsi.eval/v1), or one of its files",
+    detect=_detect,
+    read=_read,
+)

@@ -1,5 +1,5 @@
 """The one exception that leaves the loader: the input cannot be read as a run at all (exit 2)."""
 
+from evalview.errors import InputError
 
-class InputError(Exception):
-    """The path is missing, not a run, or unreadable as a whole. The message says what to do."""
+__all__ = ["InputError"]

@@ -93,6 +93,15 @@ class RunTaskPsr:
     def final(self) -> bool:
         return self.scored == self.selected and self.selected > 0
 
+    def not_scored(self) -> list[str]:
+        """Why cases were left out, as every view labels them (`policy error ×2`, ...)."""
+        out = [f"{cat} error ×{len(ids)}" for cat, ids in self.errors.items()]
+        if self.unattempted:
+            out.append(f"unattempted ×{len(self.unattempted)}")
+        if self.invalid:
+            out.append(f"invalid ×{len(self.invalid)}")
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {
             "task": self.task,

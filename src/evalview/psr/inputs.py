@@ -14,10 +14,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from evalview.load.bounds import MAX_BYTES
-from evalview.load.errors import InputError
-from evalview.load.safe_json import parse_strict
+from evalview.load.checkpoint_inputs import looks_like_checkpoint_inputs
+from evalview.load.source import read_json_file
 from evalview.psr.parser import BareTargets, PsrError
+
+__all__ = [
+    "SPLITS",
+    "SPLIT_TITLES",
+    "CheckpointInputs",
+    "InputRow",
+    "load_bare_targets",
+    "load_catalog",
+    "load_checkpoint_inputs",
+    "looks_like_checkpoint_inputs",
+    "parse_bare_targets",
+    "parse_checkpoint_inputs",
+    "read_json_file",
+    "split_of",
+]
 
 Stage = Literal["main", "augmented"]
 #: The reported splits of checkpoint inputs, in display order. Augmented v1 and v2 are reported
@@ -56,41 +70,6 @@ class CheckpointInputs:
 
     path: Path
     models: dict[str, list[InputRow]]
-
-
-def read_json_file(path: Path, what: str) -> Any:
-    """Strictly parsed JSON of a bounded file; InputError (exit 2) when it cannot be read."""
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise InputError(f"{path}: the {what} cannot be read ({exc.strerror}).") from exc
-    if size > MAX_BYTES:
-        raise InputError(
-            f"{path}: the {what} is {size / 2**20:.1f} MiB, over the bound of "
-            f"{MAX_BYTES // 2**20} MiB; split it."
-        )
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: the {what} cannot be read ({exc.strerror}).") from exc
-    value, problem = parse_strict(raw)
-    if problem is not None:
-        at = f":{problem.line}" if problem.line is not None else ""
-        raise InputError(
-            f"{path}{at}: {problem.detail}; the {what} was not read. Fix the JSON there."
-        )
-    return value
-
-
-def looks_like_checkpoint_inputs(value: Any) -> bool:
-    """An object of lists: model name → rows (the format the spec describes). Rows are not looked
-    into here, so a file with one bad row is validated (and the row named) rather than taken for
-    some other format; no other input evalview reads is an object made only of lists."""
-    return (
-        isinstance(value, dict)
-        and bool(value)
-        and all(isinstance(v, list) for v in value.values())
-    )
 
 
 def parse_checkpoint_inputs(path: Path, value: Any) -> CheckpointInputs:

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from evalview.errors import Refused
+
 #: Labels whose `actual/limit` value is an upper bound (credit 1 when actual <= limit, else 0).
 #: Matched case-insensitively. The spec names one: the rounds budget.
 DEFAULT_UPPER_BOUND_LABELS: frozenset[str] = frozenset({"rounds"})
@@ -26,7 +28,7 @@ _BOOLEANS = {"True": True, "False": False}
 _EXACT = float(2**53)  # floats beyond this are not exact integers
 
 
-class PsrError(ValueError):
+class PsrError(Refused, ValueError):
     """Input that PSR must refuse (exit 1). The message names the model, task and message."""
 
 

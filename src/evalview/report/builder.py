@@ -20,9 +20,9 @@ from typing import Any
 
 from evalview import __version__
 from evalview.findings import Finding, Severity
+from evalview.model.result import Result
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
-from evalview.report.destination import Refused
-from evalview.report.model import Result
+from evalview.report.destination import ExportRefused
 from evalview.report.sanitize import Scrubber
 from evalview.stats import Scorecard
 from evalview.stats.scorecard import NOT_PUBLISHABLE
@@ -111,7 +111,7 @@ def build_document(
         status = cases.status[i]
         eid = str(cases.ids[i])
         if status not in (COMPLETED, ERROR, UNATTEMPTED):
-            raise Refused(
+            raise ExportRefused(
                 f"{cases.file[i] or 'episodes.jsonl'}:{int(cases.line[i])} ({eid}): status "
                 f"{status!r} is neither completed nor error; fix the record (see `evalview check`)."
             )
@@ -212,15 +212,15 @@ def build_result(
     metrics: Sequence[str] = (),
     scrubber: Scrubber | None = None,
 ) -> Result:
-    """The validated, scrubbed result. Raises Refused when the run cannot be published."""
+    """The validated, scrubbed result. Raises ExportRefused when the run cannot be published."""
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
-        raise Refused(f"the audit finds {len(errors)} error(s); fix them before exporting.")
+        raise ExportRefused(f"the audit finds {len(errors)} error(s); fix them before exporting.")
     if card.refusals:
-        raise Refused(" ".join(r.message for r in card.refusals))
+        raise ExportRefused(" ".join(r.message for r in card.refusals))
     for key in metrics:
         if not key or "." in key or "/" in key:
-            raise Refused(
+            raise ExportRefused(
                 f"--metric {key!r}: name one top-level key of an episode's metrics object "
                 "(nested objects are never selected)."
             )

@@ -10,8 +10,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from evalview.errors import Refused
 
-class Refused(Exception):
+__all__ = ["ExportRefused", "Refused", "check_destination", "run_root"]
+
+
+class ExportRefused(Refused):
     """The export will not proceed; the message says why and what to do (exit 1)."""
 
 
@@ -23,14 +27,14 @@ def run_root(source: Path) -> Path:
 def check_destination(source: Path, dest: Path) -> Path:
     """The resolved destination, or Refused when it exists or lies inside the run."""
     if os.path.lexists(dest):
-        raise Refused(
+        raise ExportRefused(
             f"{dest} already exists; export only writes a new directory. "
             "Choose a new --output-dir (or remove the old export yourself)."
         )
     resolved = dest.resolve()  # follows symlinks of existing parents and collapses `..`
     root = run_root(source)
     if resolved == root or resolved.is_relative_to(root):
-        raise Refused(
+        raise ExportRefused(
             f"{dest} is inside the run being exported ({source}); evalview never writes into "
             "the run it reads. Choose an --output-dir outside it."
         )

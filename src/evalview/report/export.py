@@ -20,9 +20,9 @@ from pathlib import Path
 import orjson
 
 from evalview.findings import Finding, Severity
+from evalview.model.result import Result
 from evalview.report import snapshot
-from evalview.report.destination import Refused, check_destination
-from evalview.report.model import Result
+from evalview.report.destination import ExportRefused, check_destination
 from evalview.report.render import render_html
 from evalview.report.sanitize import Scrubber
 
@@ -30,7 +30,7 @@ RESULT_JSON = "result.json"
 INDEX_HTML = "index.html"
 
 
-class AuditRefused(Refused):
+class AuditRefused(ExportRefused):
     """The record is inconsistent: the audit's error findings are attached for display."""
 
     def __init__(self, message: str, findings: list[Finding]) -> None:
@@ -80,23 +80,24 @@ def export_run(
 ) -> Exported:
     """Export the run at `source` into the new directory `output_dir`.
 
-    Raises InputError (the input is unreadable, exit 2) or Refused (exit 1, nothing written).
+    Raises InputError (the input is unreadable, exit 2) or ExportRefused (exit 1, nothing
+    written). The run is read, audited and scored by `evalview.session`, as every view does.
     `before_commit` runs after the files are written and before the inputs are re-checked: a
     seam for tests that change an input mid-export.
     """
-    from evalview.audit import audit
-    from evalview.load import InputError, load_run
+    from dataclasses import replace
+
+    from evalview.load import InputError
     from evalview.report.builder import build_result
-    from evalview.stats import score_run
-    from evalview.stats.bootstrap import DEFAULT_RESAMPLES
+    from evalview.session import EXPORT_SCORING, open_run, score_session
 
     src, dest = Path(source), Path(output_dir)
     if not os.path.lexists(src):
         raise InputError(f"{src}: no such file or directory.")
     check_destination(src, dest)
     before = snapshot.take(src)
-    run = load_run(src)
-    findings = audit(run)
+    session = open_run(src)
+    run, findings = session.run, session.findings
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         raise AuditRefused(
@@ -104,13 +105,7 @@ def export_run(
             "exported. Fix them (see `evalview check`) and export again.",
             errors,
         )
-    card = score_run(
-        run,
-        bootstrap=DEFAULT_RESAMPLES if bootstrap is None else bootstrap,
-        allow_errors=True,  # errored cases stay in the denominators as non-successes
-        findings=findings,
-        allow_off_protocol=True,  # exported, labelled OFF-PROTOCOL in the report
-    )
+    card = score_session(session, replace(EXPORT_SCORING, bootstrap=bootstrap))
     result = build_result(run, card, findings, metrics=metrics, scrubber=scrubber)
     payload = {RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")}
 
@@ -126,12 +121,12 @@ def export_run(
         if changed:
             more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
             shown = ", ".join(changed[:5]) + more
-            raise Refused(
+            raise ExportRefused(
                 f"{src}: {shown} changed while the export was reading the run; nothing was "
                 "written. Wait until the run is closed (nothing writing to it) and export again."
             )
         if os.path.lexists(dest):
-            raise Refused(f"{dest} appeared during the export; nothing was written over it.")
+            raise ExportRefused(f"{dest} appeared during the export; nothing was written over it.")
         os.rename(tmp, dest)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import jinja2
 
-from evalview.report.model import Result
+from evalview.model.result import Result
 
 #: Blocks scripts, frames, fonts, images other than data: URLs and every network fetch.
 CSP = (

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalview.report.model import SCHEMA_VERSION, Result
+from evalview.model.result import SCHEMA_VERSION, Result
 
 #: docs/result.schema.json of the source checkout this module lives in.
 DEFAULT_PATH = Path(__file__).resolve().parents[3] / "docs" / "result.schema.json"

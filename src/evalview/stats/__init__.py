@@ -11,7 +11,14 @@ from evalview.stats.intervals import (
     normal_interval,
     wilson_interval,
 )
-from evalview.stats.scorecard import Aggregate, Refusal, Scorecard, TaskScore, score_run
+from evalview.stats.scorecard import (
+    Aggregate,
+    Refusal,
+    Scorecard,
+    TaskScore,
+    score_run,
+    with_bootstrap,
+)
 
 __all__ = [
     "Z95",
@@ -27,4 +34,5 @@ __all__ = [
     "normal_interval",
     "score_run",
     "wilson_interval",
+    "with_bootstrap",
 ]

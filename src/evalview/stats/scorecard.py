@@ -9,13 +9,15 @@ next to the numbers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from evalview.findings import Finding, Severity
-from evalview.model.run import ERROR, EpisodeTable, Run
+from evalview.model.facts import TEST, ReadFacts, read_facts
+from evalview.model.run import ERROR, EpisodeTable, Run, take_rows
 from evalview.stats.aggregate import all_tasks_mean
 from evalview.stats.benchmark import BenchmarkDeclaration, SeedSet, declared_cases, version_problem
 from evalview.stats.bootstrap import DEFAULT_RESAMPLES, bootstrap_interval
@@ -28,9 +30,6 @@ from evalview.stats.errors import (
 )
 from evalview.stats.graded import GradedMetric, graded_metric
 from evalview.stats.intervals import Interval, wilson_interval
-
-if TYPE_CHECKING:
-    from evalview.compare.reads import ReadFacts
 
 APPENDIX_VIEW = "(appendix view)"
 DEVELOPMENT = "[development seeds]"
@@ -151,6 +150,9 @@ class Scorecard:
     off_protocol: tuple[str, ...] = ()
     #: scored against a benchmark declaration (its cases, not only the run's schedule)
     declared: bool = False
+    #: each task's case outcomes (the bootstrap's input), kept so `with_bootstrap` can add the
+    #: interval later without scoring again; empty when the aggregate has no mean. Not output.
+    task_outcomes: tuple[npt.NDArray[np.int8], ...] = field(default=(), repr=False, compare=False)
 
     @property
     def coverage(self) -> dict[str, str]:
@@ -210,17 +212,18 @@ class Scorecard:
 def score_run(
     run: Run,
     *,
+    findings: Sequence[Finding],
     bootstrap: int = DEFAULT_RESAMPLES,
     benchmark: BenchmarkDeclaration | None = None,
     view: str | None = None,
     metric: str | None = None,
     allow_errors: bool = False,
-    findings: Sequence[Finding] | None = None,
     allow_off_protocol: bool = False,
 ) -> Scorecard:
     """Score one read under the reporting rules.
 
-    `findings` are the audit's (the audit runs here when None). Errored rollouts and error-severity
+    `findings` are the audit's, computed once by the caller (`evalview.session` does it for every
+    view); the scorer never audits. Errored rollouts and error-severity
     findings refuse the read unless `allow_errors`, which scores it anyway (errored cases are
     non-successes) and labels it not publishable. An off-protocol read is refused unless
     `allow_off_protocol`, which labels it OFF-PROTOCOL; a read conditioned on quality tag 0 (the
@@ -228,12 +231,6 @@ def score_run(
     """
     if bootstrap < 0:
         raise ValueError(f"bootstrap resamples must be >= 0, got {bootstrap}")
-    if findings is None:
-        from evalview.audit import audit
-
-        findings = audit(run)
-    from evalview.compare.reads import read_facts
-
     # The seed set and the off-protocol marks are read where contrasts read them (one place).
     facts = read_facts(run)
     refusals: list[Refusal] = []
@@ -355,13 +352,12 @@ def score_run(
     task_rows = _task_scores(cases, tasks, missing)
     with_cases = [t for t in task_rows if t.selected > 0]
     name = view if view is not None and labels[:1] == [APPENDIX_VIEW] else f"all-{len(tasks)}"
+    per_task: tuple[npt.NDArray[np.int8], ...] = ()
     if with_cases and len(with_cases) == len(task_rows):
         value = all_tasks_mean([t.successes for t in task_rows], [t.selected for t in task_rows])
-        boot = None
-        if bootstrap:
-            masks = (cases.task == t for t in tasks)
-            per_task = [outcomes(cases.status[m], cases.success[m]) for m in masks]
-            boot = bootstrap_interval(per_task, bootstrap)
+        masks = (cases.task == t for t in tasks)
+        per_task = tuple(outcomes(cases.status[m], cases.success[m]) for m in masks)
+        boot = bootstrap_interval(list(per_task), bootstrap) if bootstrap else None
         aggregate = Aggregate(
             name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view
         )
@@ -393,14 +389,30 @@ def score_run(
         audit_errors=audit_errors if allow_errors else (),
         off_protocol=off_protocol,
         declared=benchmark is not None,
+        task_outcomes=per_task,
     )
+
+
+def with_bootstrap(card: Scorecard, resamples: int = DEFAULT_RESAMPLES) -> Scorecard:
+    """`card` with the seed-bootstrap interval of `resamples` draws; nothing else is recomputed.
+
+    The app paints a card scored with `bootstrap=0` first and adds the interval in a worker: the
+    result equals `score_run(..., bootstrap=resamples)` with the same arguments.
+    """
+    if resamples < 0:
+        raise ValueError(f"bootstrap resamples must be >= 0, got {resamples}")
+    a = card.aggregate
+    boot = (
+        bootstrap_interval(list(card.task_outcomes), resamples)
+        if resamples and a.mean is not None
+        else None
+    )
+    return replace(card, aggregate=replace(a, bootstrap=boot, resamples=resamples))
 
 
 def _declared_seed_set(facts: ReadFacts) -> SeedSet | None:
     """The seed set a run declares without a benchmark declaration (manifest seed_set, or a run
     filed under `<run>_dev`); None when nothing says (a default is not a declaration)."""
-    from evalview.compare.reads import TEST
-
     if facts.seed_set_source.startswith("default"):
         return None
     return "test" if facts.seed_set == TEST else "development"
@@ -441,8 +453,6 @@ def _finding_line(f: Finding) -> str:
 
 
 def _take(cases: EpisodeTable, mask: np.ndarray[Any, np.dtype[np.bool_]]) -> EpisodeTable:
-    from evalview.model.run import take_rows
-
     return take_rows(cases, np.flatnonzero(mask))
 
 

@@ -12,21 +12,21 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
+from evalview.errors import InputError, Refused
 from evalview.folder.discover import is_folder
-from evalview.load.errors import InputError
-from evalview.tui.commands import JumpProvider
-from evalview.tui.episodes import EpisodeFilter
-from evalview.tui.export_screen import ExportProvider, open_export
-from evalview.tui.help import HelpScreen
-from evalview.tui.loading import LoadingScreen, UnreadableScreen
-from evalview.tui.run_screen import RunScreen
-from evalview.tui.session import (
+from evalview.session import (
     PsrFiles,
     Session,
     finish_bootstrap,
     finish_partial_credit,
     open_input,
 )
+from evalview.tui.commands import JumpProvider
+from evalview.tui.episodes import EpisodeFilter
+from evalview.tui.export_screen import ExportProvider, open_export
+from evalview.tui.help import HelpScreen
+from evalview.tui.loading import LoadingScreen, UnreadableScreen
+from evalview.tui.run_screen import RunScreen
 from evalview.tui.theme import EVALVIEW_THEME
 
 if TYPE_CHECKING:
@@ -206,8 +206,6 @@ class EvalViewApp(App[int]):
             shown[:] = [index, done]
             self.post_message(self.Progress(index, stage, done))
 
-        from evalview.psr import PsrError
-
         try:
             opened = open_input(
                 self.path, progress, defer_bootstrap=True, psr_files=self.psr_files
@@ -215,7 +213,7 @@ class EvalViewApp(App[int]):
         except InputError as exc:
             self.post_message(self.Failed(str(exc)))
             return
-        except PsrError as exc:  # a checkpoint-inputs file evalview psr would refuse (exit 1)
+        except Refused as exc:  # a checkpoint-inputs file evalview psr would refuse (exit 1)
             self.post_message(self.Failed(str(exc), exit_code=1, refused=True))
             return
         except Exception as exc:  # a bug must still end in a message, not a traceback
@@ -364,7 +362,7 @@ class EvalViewApp(App[int]):
 
     @work(thread=True, exclusive=True, group="reload")
     def _reload(self, path: Path) -> None:
-        from evalview.tui.session import open_session
+        from evalview.session import open_session
 
         try:
             opened = open_session(path, defer_bootstrap=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
@@ -13,7 +13,7 @@ from evalview.tui.safe import clean
 from evalview.tui.tabs import TABS
 
 if TYPE_CHECKING:
-    from evalview.tui.app import EvalViewApp
+    from evalview.session import Session
 
 #: At most this many episode ids are offered for one query (10,000 ids would bury the rest).
 MAX_EPISODE_HITS = 40
@@ -32,15 +32,23 @@ def highlight(matcher: Matcher, text: str) -> Content:
     return content
 
 
+class Jumps(Protocol):
+    """What the palette needs of the app (the app registers this provider, so the provider does
+    not import the app: no import cycle)."""
+
+    session: Session | None
+
+    def show_tab(self, tab_id: str) -> None: ...
+    def show_task(self, task: str) -> None: ...
+    def show_episode(self, row: int) -> None: ...
+
+
 class JumpProvider(Provider):
     """Tabs, tasks and episode ids of the opened run."""
 
     @property
-    def _app(self) -> EvalViewApp:
-        from evalview.tui.app import EvalViewApp
-
-        assert isinstance(self.app, EvalViewApp)
-        return self.app
+    def _app(self) -> Jumps:
+        return cast("Jumps", self.app)
 
     async def discover(self) -> Hits:
         app = self._app

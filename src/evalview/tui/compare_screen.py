@@ -252,8 +252,8 @@ class CompareApp(App[int]):
     @work(thread=True, exclusive=True)
     def _work(self) -> None:
         from evalview.compare.paired import compare_runs
-        from evalview.compare.reads import Refused
-        from evalview.load import InputError, load_run
+        from evalview.errors import InputError, Refused
+        from evalview.load import load_run
 
         try:
             result = compare_runs(

@@ -20,9 +20,9 @@ from textual.message import Message
 from textual.widgets import Input, Select, Static
 
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, INVALID, UNATTEMPTED
+from evalview.session import Session
 from evalview.tui.fmt import count_text
 from evalview.tui.safe import esc, plain
-from evalview.tui.session import Session
 from evalview.tui.vtable import Column, VirtualTable
 
 STATUSES = (COMPLETED, ERROR, UNATTEMPTED, INVALID)

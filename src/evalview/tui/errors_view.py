@@ -9,11 +9,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Static
 
 from evalview.model.run import ERROR
+from evalview.session import Session
 from evalview.tui.episodes import EpisodeFilter
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.safe import esc as escape
 from evalview.tui.safe import plain
-from evalview.tui.session import Session
 
 TOTAL = "total"
 #: The scorer's key for an attempted record with no termination reason.

@@ -146,8 +146,7 @@ class ExportScreen(ModalScreen[None]):
 
     @work(thread=True, exclusive=True, group="export")
     def _export(self, dest: Path, metrics: tuple[str, ...]) -> None:
-        from evalview.load import InputError
-        from evalview.report.destination import Refused
+        from evalview.errors import InputError, Refused
         from evalview.report.export import AuditRefused, export_run
 
         try:

@@ -13,11 +13,11 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from evalview.findings import Finding
+from evalview.session import Session
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
-from evalview.tui.session import Session
 from evalview.tui.vtable import Column, VirtualTable
 
 COLUMNS = (

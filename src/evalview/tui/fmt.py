@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evalview.cli.output import pct
+from evalview.fmt import pct
 
 __all__ = ["SEVERITY_MARK", "SEVERITY_STYLE", "count_text", "pct", "share"]
 

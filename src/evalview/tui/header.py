@@ -10,9 +10,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from evalview.session import Session
 from evalview.tui.fmt import pct
 from evalview.tui.safe import clean
-from evalview.tui.session import Session
 
 
 def identity_text(session: Session) -> Text:

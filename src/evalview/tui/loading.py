@@ -11,8 +11,8 @@ from textual.containers import Center, Middle, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
+from evalview.session import STAGES
 from evalview.tui.safe import esc as escape
-from evalview.tui.session import STAGES
 
 
 class LoadingScreen(Screen[None]):

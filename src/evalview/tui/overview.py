@@ -9,10 +9,10 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
+from evalview.session import Session
 from evalview.stats import Scorecard
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct, share
 from evalview.tui.safe import clean, plain
-from evalview.tui.session import Session
 
 
 def _grid() -> Table:

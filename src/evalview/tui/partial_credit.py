@@ -21,10 +21,10 @@ from textual.widgets import DataTable, Footer, Static
 
 from evalview.psr import CheckpointReport, RunPsrReport
 from evalview.psr.parser import Checkpoint
+from evalview.session import Session
 from evalview.tui.fmt import pct
 from evalview.tui.safe import clean, plain
 from evalview.tui.safe import esc as escape
-from evalview.tui.session import Session
 
 TITLE = "reconstructed PSR (checkpoint_fraction_v1, not the historical PSR program)"
 
@@ -153,11 +153,7 @@ class PartialCreditPane(Vertical):
         ):
             tasks.add_column(label, key=key)
         for t in r.tasks:
-            unscored = [f"{cat} error ×{len(ids)}" for cat, ids in t.errors.items()]
-            if t.unattempted:
-                unscored.append(f"unattempted ×{len(t.unattempted)}")
-            if t.invalid:
-                unscored.append(f"invalid ×{len(t.invalid)}")
+            unscored = t.not_scored()
             tasks.add_row(
                 plain(t.task),
                 _p(t.psr),

@@ -22,9 +22,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from evalview.session import Session
 from evalview.tui.safe import clean, clean_block, plain
 from evalview.tui.safe import esc as escape
-from evalview.tui.session import Session
 
 #: Lines of context shown on each side of the line a finding names.
 CONTEXT_LINES = 15

@@ -11,12 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static, TabbedContent, TabPane
 
+from evalview.session import Session
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.header import RunHeader
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.overview import OverviewPane
 from evalview.tui.record import RecordScreen
-from evalview.tui.session import Session
 from evalview.tui.tabs import TABS
 
 

@@ -119,7 +119,7 @@ def cells(entry: RunsRow, mark: str) -> Sequence[Cell]:
     return (
         Text(mark, style="bold magenta"),
         verdict_text(entry),
-        Text(clean(entry.candidate.rel)),
+        Text(clean(entry.candidate.rel + (f" [{r.read}]" if r is not None and r.read else ""))),
         frac,
         mean_text(r),
         strip_text(r, 19),
@@ -145,7 +145,7 @@ class RunsScreen(Screen[None]):
 
     class Found(Message):
         def __init__(
-            self, found: Discovery, keep: dict[tuple[str, str], ReadRow], generation: int
+            self, found: Discovery, keep: dict[tuple[str, str], list[ReadRow]], generation: int
         ) -> None:
             super().__init__()
             self.found = found
@@ -153,10 +153,12 @@ class RunsScreen(Screen[None]):
             self.generation = generation
 
     class Filled(Message):
-        def __init__(self, index: int, row: ReadRow, generation: int) -> None:
+        """The reads of entry `index` (one, or several for a file of named reads)."""
+
+        def __init__(self, index: int, rows: list[ReadRow], generation: int) -> None:
             super().__init__()
             self.index = index
-            self.row = row
+            self.rows = rows
             self.generation = generation
 
     class Changed(Message):
@@ -209,8 +211,8 @@ class RunsScreen(Screen[None]):
     # -- loading ---------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="runs-scan")
-    def _scan(self, keep: dict[tuple[str, str], ReadRow] | None = None) -> None:
-        """Discover, then read every entry not in `keep` ((path, kind) -> row still valid)."""
+    def _scan(self, keep: dict[tuple[str, str], list[ReadRow]] | None = None) -> None:
+        """Discover, then read every entry not in `keep` ((path, kind) -> rows still valid)."""
         from evalview.folder.discover import FolderError, discover
         from evalview.folder.parallel import default_jobs, map_completed
 
@@ -234,20 +236,26 @@ class RunsScreen(Screen[None]):
             work_fn, items, jobs, method="forkserver", local_until_ready=True
         )
         try:
-            for k, row in results:
+            for k, rows in results:
                 if worker.is_cancelled:
                     return
-                self.post_message(self.Filled(todo[k][0], row, generation))
+                self.post_message(self.Filled(todo[k][0], rows, generation))
         finally:
             close = getattr(results, "close", None)
             if close is not None:
                 close()  # stops the pool: reads not yet started are cancelled
 
     def on_runs_screen_found(self, message: Found) -> None:
-        self.entries = [
-            RunsRow(i, c, message.keep.get((c.rel, c.kind)))
-            for i, c in enumerate(message.found.entries)
-        ]
+        # The scan's entries keep their scan positions (a Filled message names one); a file's
+        # further named reads are appended after them.
+        self.entries = []
+        extra: list[tuple[Candidate, ReadRow]] = []
+        for i, c in enumerate(message.found.entries):
+            kept = message.keep.get((c.rel, c.kind), [])
+            self.entries.append(RunsRow(i, c, kept[0] if kept else None))
+            extra += [(c, r) for r in kept[1:]]
+        for c, r in extra:
+            self.entries.append(RunsRow(len(self.entries), c, r))
         self.marked = []
         self.truncated = message.found.truncated
         self.skipped = [
@@ -266,10 +274,12 @@ class RunsScreen(Screen[None]):
         if message.generation != self.generation or message.index >= len(self.entries):
             return  # a scan that a newer one replaced
         entry = self.entries[message.index]
-        entry.row = message.row
+        entry.row = message.rows[0]
+        for extra in message.rows[1:]:  # a file of several named reads: one row each
+            self.entries.append(RunsRow(len(self.entries), entry.candidate, extra))
         self.query_one(ProgressBar).advance(1)
-        if message.row.status == "skipped":
-            self.skipped.append((message.row.path, message.row.reason or ""))
+        if entry.row.status == "skipped":
+            self.skipped.append((entry.row.path, entry.row.reason or ""))
         if all(e.row is not None for e in self.entries):
             self.done = True
             self.query_one(ProgressBar).display = False
@@ -312,11 +322,10 @@ class RunsScreen(Screen[None]):
             self._title()
             return
         self.changing = False
-        keep = {
-            (e.candidate.rel, e.candidate.kind): e.row
-            for e in self.entries
-            if e.row is not None and e.candidate.rel not in message.stale
-        }
+        keep: dict[tuple[str, str], list[ReadRow]] = {}
+        for e in self.entries:
+            if e.row is not None and e.candidate.rel not in message.stale:
+                keep.setdefault((e.candidate.rel, e.candidate.kind), []).append(e.row)
         self._scan(keep)
 
     def on_runs_screen_failed(self, message: Failed) -> None:
@@ -397,7 +406,8 @@ class RunsScreen(Screen[None]):
         read = sum(1 for e in reads if e.row is not None)
         tally = {v: sum(1 for e in reads if e.verdict == v) for v in VERDICTS[1:]}
         parts = [f"{len(reads)} reads" + ("" if self.done else f" ({read} read so far)")]
-        parts += [f"{n} {v}" for v, n in tally.items() if n]
+        said = {"errors": "with errors", "warnings": "with warnings only"}
+        parts += [f"{n} {said.get(v, v)}" for v, n in tally.items() if n]
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped (not reads)")
         if getattr(self.app, "watching", False):
@@ -490,6 +500,13 @@ class RunsScreen(Screen[None]):
         if entry.row.status == "unreadable":
             self.notify(entry.row.reason or "cannot be read", title="Unreadable",
                         severity="error")
+            return
+        if entry.row.read is not None:
+            self.notify(
+                f"{entry.candidate.rel} holds several named reads; open this one with "
+                f"`evalview score {entry.candidate.rel} --read {entry.row.read}`.",
+                title="A named read",
+            )
             return
         open_read = getattr(self.app, "open_read", None)
         if open_read is not None:

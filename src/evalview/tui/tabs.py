@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from textual.widget import Widget
 
-from evalview.tui.session import Session
+from evalview.session import Session
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
+from evalview.session import Session
 from evalview.stats import TaskScore
 from evalview.tui.bars import interval_bar
 from evalview.tui.episodes import EpisodeFilter
@@ -19,7 +20,6 @@ from evalview.tui.fmt import pct
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.safe import esc as escape
 from evalview.tui.safe import plain
-from evalview.tui.session import Session
 
 BAR_WIDTH = 31
 

@@ -12,31 +12,42 @@ from pathlib import Path
 from typing import Any
 
 from evalview.findings import Finding, Severity
-from evalview.load import FILE_LOADERS
 from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
 from evalview.load.errors import InputError
-from evalview.load.safe_json import parse_strict
+from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.source import Source
 from evalview.model.run import Identity, Protocol, Run, build_table
 
 SCHEMA_MARKER = b'"evalview.result/v1"'
 
 
-def load_result_json(path: Path, raw: bytes) -> Run | None:
-    """A Run from an exported result.json; None when the file is some other JSON."""
-    if SCHEMA_MARKER not in raw[:4096]:
-        return None
+def _detect(source: Source) -> bool:
+    """Our schema identifier near the top, and the parsed document says so (a JSON that merely
+    mentions the identifier is someone else's)."""
+    if source.is_dir or SCHEMA_MARKER not in source.head():
+        return False
+    raw = source.raw
     if len(raw) > MAX_BYTES:
-        raise InputError(f"{path}: {len(raw) / 2**20:.1f} MiB is over the 128 MiB input bound.")
-    value, problem = parse_strict(raw)
+        raise InputError(
+            f"{source.path}: {len(raw) / 2**20:.1f} MiB is over the 128 MiB input bound."
+        )
+    value, problem = source.parsed
     if problem is not None:
         where = f":{problem.line}" if problem.line else ""
-        raise InputError(f"{path}{where}: {problem.detail}. Re-export the result.")
-    if not isinstance(value, dict) or value.get("schema_version") != "evalview.result/v1":
-        return None
+        raise InputError(f"{source.path}{where}: {problem.detail}. Re-export the result.")
+    return isinstance(value, dict) and value.get("schema_version") == "evalview.result/v1"
 
+
+def _read(source: Source, options: ReadOptions) -> Reading:
+    run = load_result_json(source.path, len(source.raw), source.json_value)
+    return Reading(source.path, "result-json", (NamedRun(None, run),))
+
+
+def load_result_json(path: Path, size: int, value: Any) -> Run:
+    """A Run from the parsed document of an exported result.json (`size`: its bytes)."""
     from pydantic import ValidationError
 
-    from evalview.report.model import Result
+    from evalview.model.result import Result
 
     try:
         result = Result.model_validate(value)
@@ -98,8 +109,13 @@ def load_result_json(path: Path, raw: bytes) -> Run | None:
         documents={},
         records=[],
         reading_findings=warnings,
-        bytes_read=len(raw),
+        bytes_read=size,
     )
 
 
-FILE_LOADERS.append(load_result_json)
+READER = Reader(
+    name="result-json",
+    summary="a result.json written by `evalview export` (evalview.result/v1)",
+    detect=_detect,
+    read=_read,
+)

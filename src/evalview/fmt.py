@@ -1,0 +1,10 @@
+"""Formatting shared by every view (command-line text, screens): headless, imports nothing."""
+
+from __future__ import annotations
+
+__all__ = ["pct"]
+
+
+def pct(x: float | None, digits: int = 1) -> str:
+    """A fraction as percent text; None as an em dash."""
+    return "—" if x is None else f"{100 * x:.{digits}f} %"

@@ -1,0 +1,88 @@
+"""The reader interface: what a module must give to join the registry (`evalview.load.registry`).
+
+A reader is a `Reader(name, summary, detect, read)`:
+
+- `detect(source) -> bool` says, from the content (`source.head()`, `source.json_value`, or
+  `source.is_dir`), whether the input is its format. It must be cheap and must not raise for
+  someone else's format (return False); once the content is clearly its own (a schema marker)
+  it may raise `InputError` for a broken file. The file is read and parsed at most once for all
+  readers.
+- `read(source, options) -> Reading` reads it. It raises `InputError` (exit 2) when the input is
+  its format but unreadable as a whole, or a `evalview.errors.Refused` subclass (exit 1) when it
+  reads but must be refused; every message names the file (and line, key or episode) and the fix.
+
+A `Reading` carries what was read:
+
+- `runs`: the episode reads, each a `NamedRun(name, run)`. A single read has `name=None`; a file of
+  several named reads (LeRobot's `{"eval_results_400": {...}, "eval_results_800": {...}}`) gives
+  one `NamedRun` per key, in file order, the key as `name` (and as the Run's `run_id`).
+- `payload`: anything format-specific the caller dispatches on by `Reading.format` (the PSR
+  checkpoint inputs as parsed JSON; a benchmark-harness result's arms × seeds). A reader may give
+  runs, a payload, or both; a reading with no run is not "a run" to `load_run` (which says so).
+
+A reader module must be cheap to import (it is imported whenever anything is read): import heavy
+dependencies (pydantic models, numpy-heavy helpers) inside `read`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evalview.load.source import Source
+from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
+
+__all__ = ["NamedRun", "Progress", "ReadOptions", "Reader", "Reading", "Source"]
+
+#: `progress(done, total)`: units (bytes, for a closed run) read so far, out of their total.
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """How to read; a reader ignores what does not apply to its format.
+
+    `message_key`: the metrics key holding the verifier message (PSR). `freeze`, `lazy_table`:
+    speed options of short-lived commands (see `load_closed_run`). `progress`: for a loading bar.
+    """
+
+    message_key: str = DEFAULT_MESSAGE_KEY
+    freeze: bool = False
+    lazy_table: bool = False
+    progress: Progress | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NamedRun:
+    """One read of an input; `name` is its key in a file of several reads, None when alone."""
+
+    name: str | None
+    run: Run
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What one reader read from one input (see the module docstring)."""
+
+    path: Path
+    #: the `Reader.name` that read it: "closed-run", "result-json", "psr-checkpoint-inputs", ...
+    format: str
+    runs: tuple[NamedRun, ...] = ()
+    payload: Any = None
+
+    @property
+    def names(self) -> tuple[str | None, ...]:
+        return tuple(r.name for r in self.runs)
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """A format evalview reads. Join the registry with one line in `registry.READERS`."""
+
+    name: str
+    #: one line for messages and docs: what the format is
+    summary: str
+    detect: Callable[[Source], bool]
+    read: Callable[[Source, ReadOptions], Reading]
