@@ -72,8 +72,9 @@ def _no_reads(root: Path, skipped: list[dict[str, Any]], truncated: str | None) 
     )
     cut = f"; {truncated}" if truncated else ""
     return (
-        f"{root}: no read found in this folder{seen}{cut}. Point evalview at a closed-run "
-        "directory (the one holding manifest.json), a result.json, or a folder holding them."
+        f"{root}: not a closed run (no manifest.json, status.json, summary.json or "
+        f"episodes.jsonl), and no read found in it as a folder{seen}{cut}. Point evalview at "
+        "the run directory itself, a result.json, or a folder holding them."
     )
 
 
