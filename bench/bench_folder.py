@@ -79,14 +79,14 @@ def evalview_command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "evalview"]
 
 
-async def runs_screen(folder: Path) -> tuple[float, float]:
+async def runs_screen(folder: Path) -> tuple[float, float, float]:
     from evalview.folder.parallel import prestart
     from evalview.tui.app import EvalViewApp
     from evalview.tui.runs_screen import RunsScreen
 
     prestart()
     t = time.perf_counter()
-    first = every = 0.0
+    listed = first = every = 0.0
     app = EvalViewApp(folder)
     async with app.run_test(size=(160, 48)) as pilot:
         while True:
@@ -94,12 +94,14 @@ async def runs_screen(folder: Path) -> tuple[float, float]:
             screen = app.screen
             if not isinstance(screen, RunsScreen):
                 continue
+            if not listed and screen.view:
+                listed = time.perf_counter() - t
             if not first and any(e.row is not None for e in screen.entries):
                 first = time.perf_counter() - t
             if screen.done and screen.entries:
                 every = time.perf_counter() - t
                 break
-    return first, every
+    return listed, first, every
 
 
 def machine() -> str:
@@ -132,16 +134,20 @@ def main(argv: list[str] | None = None) -> int:
     screen = [asyncio.run(runs_screen(args.dir)) for _ in range(args.repeat)]
     med = {k: statistics.median(v) for k, v in times.items()}
     seq, par = med[next(iter(cmds))], med["evalview check DIR --json (2 worker processes)"]
-    first = statistics.median(s[0] for s in screen)
-    every = statistics.median(s[1] for s in screen)
+    listed = statistics.median(s[0] for s in screen)
+    first = statistics.median(s[1] for s in screen)
+    every = statistics.median(s[2] for s in screen)
     rows = [(k, f"{v:.2f} s") for k, v in med.items()]
     rows += [
         ("speed-up of check DIR over the sequential checks", f"{seq / par:.2f}x"),
-        ("Runs screen: first row read (pilot, from the app's start)", f"{first:.2f} s"),
+        ("Runs screen: the 50 rows listed, '… reading' (pilot, from the app's start)",
+         f"{listed:.2f} s"),
+        ("Runs screen: first row read (verdict and numbers)", f"{first:.2f} s"),
         ("Runs screen: all 50 rows read", f"{every:.2f} s"),
     ]
     verdicts = {"check DIR faster than the sequential checks": par < seq,
-                "first rows within 1 s": first < 1.0}
+                "first rows listed within 1 s": listed < 1.0,
+                "first row read within 1 s": first < 1.0}
     print(env)
     for k, v in rows:
         print(f"{k:62} {v}")
