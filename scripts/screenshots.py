@@ -125,13 +125,28 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
         ),
         # The cursor on hang-mug, a task B significantly improved: its 2×2 table below.
         "13-compare": (lambda: CompareApp(*COMPARE_PAIR), CompareScreen, [keys(*["down"] * 7)]),
+        # Benchmark-harness results (their own app): the single-seed file's Arms tab, and the
+        # undeclared difference marked on the Controls tab.
+        "14-harness-arms": (lambda: _harness("gpu-calc-hard-single-seed.json"), Screen, []),
+        "15-harness-controls": (
+            lambda: _harness("gpu-calc-hard-undeclared-difference.json"), Screen, [keys("3")]
+        ),
         # `evalview sample_runs/`: every read of the folder, the cursor on a replicate.
-        "14-runs": (
+        "16-runs": (
             lambda: EvalViewApp(Path("sample_runs"), jobs=1),
             RunsScreen,
             [all_read, keys("down", "down", "down")],
         ),
     }
+
+
+def _harness(name: str) -> App[Any]:
+    from evalview.session import open_harness
+    from evalview.tui.harness_app import harness_app
+
+    opened = open_harness(Path("sample_runs/harness") / name)
+    assert opened is not None
+    return harness_app(opened)
 
 
 #: The compare capture's two reads, relative to the directory `candidate_pair` fills.

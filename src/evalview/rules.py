@@ -1,7 +1,8 @@
 """The rules: every finding evalview can make has a stable code, a severity and a doc page.
 
 Codes are grouped by family, like a linter's: EV1xx reading, EV2xx manifest, EV3xx episodes,
-EV4xx closure (status and completeness), EV5xx summary, EV6xx publication caveats. A code, once
+EV4xx closure (status and completeness), EV5xx summary, EV6xx publication caveats, EV8xx
+benchmark-harness results (defined in `evalview.harness.rules`). A code, once
 published, never changes meaning; retired codes are not reused.
 
 This module sits below both the loader and the audit: the loader emits the reading rules (EV1xx,
@@ -21,6 +22,7 @@ FAMILIES = {
     "4": "closure",
     "5": "summary",
     "6": "publication",
+    "8": "benchmark harness",
 }
 
 

@@ -22,6 +22,8 @@ from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
 from evalview.model.run import Run
 
 if TYPE_CHECKING:
+    from evalview.harness.score import HarnessScore
+    from evalview.load.harness_result import HarnessFile
     from evalview.psr import CheckpointReport, PsrOptions, RunPsrReport
     from evalview.stats import BenchmarkDeclaration, Scorecard
 
@@ -276,7 +278,7 @@ def partial_credit(
     run: Run, options: PsrOptions | None = None
 ) -> tuple[RunPsrReport | None, str | None]:
     """The run's reconstructed PSR, or why it has none (a refusal, or a bug in the core)."""
-    from evalview.psr import PsrError, score_run
+    from evalview.psr import PsrError, score_psr_run
 
     if run.kind != "closed-run":
         return None, (
@@ -284,7 +286,7 @@ def partial_credit(
             "verifier messages partial credit is read from. Open the closed run it came from."
         )
     try:
-        return score_run(run, options), None
+        return score_psr_run(run, options), None
     except PsrError as exc:
         return None, str(exc)
     except Exception as exc:
@@ -326,3 +328,51 @@ def score(
         return score_run(run, findings=findings, bootstrap=bootstrap), None
     except Exception as exc:
         return None, f"the scorer failed ({type(exc).__name__}: {exc})"
+
+
+# -- benchmark-harness results (arms x seeds: no Run, their own audit and score) ---------------
+
+
+@dataclass
+class HarnessSession:
+    """An opened benchmark-harness result, audited once (`evalview.harness`)."""
+
+    path: Path
+    file: HarnessFile
+    findings: list[Finding]
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            self.counts = count_by_severity(self.findings)
+
+
+def open_harness(path: str | Path | Source) -> HarnessSession | None:
+    """The benchmark-harness result at `path`, read by the registry and audited; None when the
+    path is another format (or missing: `open_run` words that). InputError when it is a
+    harness file that cannot be read as JSON at all."""
+    from evalview.load.harness_result import FORMAT, READER
+
+    source = path if isinstance(path, Source) else Source(path)
+    if not source.exists or not READER.detect(source):
+        return None
+    from evalview.harness.audit import audit_harness
+
+    reading = read_input(source)
+    if reading.format != FORMAT:
+        return None
+    hf: HarnessFile = reading.payload
+    return HarnessSession(source.path, hf, audit_harness(hf))
+
+
+def score_harness_session(session: HarnessSession, *, allow_errors: bool = False
+                          ) -> HarnessScore | None:
+    """The harness score with the session's findings (None for a file that does not validate;
+    its EV801 findings say why). With audit errors it is refused unless `allow_errors`."""
+    from evalview.harness.score import score_harness
+
+    result = session.file.result
+    if result is None:
+        return None
+    return score_harness(result, session.findings, allow_errors=allow_errors)
+

@@ -282,7 +282,9 @@ MUTATIONS: dict[str, tuple[Mutation, str | None]] = {
 def test_every_registered_rule_has_a_triggering_mutation() -> None:
     import evalview.audit.checks  # noqa: F401  (registers the checks)
 
-    assert set(RULES) - set(MUTATIONS) == set(), "rules with no triggering test"
+    # EV8xx (benchmark-harness results) have their own table: tests/harness/test_harness_rules.py
+    closed_run_rules = {code for code in RULES if not code.startswith("EV8")}
+    assert closed_run_rules - set(MUTATIONS) == set(), "rules with no triggering test"
     assert set(MUTATIONS) - set(RULES) == set(), "mutations for codes that are not registered"
 
 

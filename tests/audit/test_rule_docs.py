@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import evalview.audit.checks  # noqa: F401  (registers the checks)
+import evalview.audit.checks
+import evalview.harness.rules  # noqa: F401  (registers the EV8xx benchmark-harness rules)
 from evalview.audit import RULES
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"

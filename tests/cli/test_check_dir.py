@@ -137,3 +137,14 @@ def test_a_single_run_keeps_its_own_output(capsys: pytest.CaptureFixture[str]) -
     assert code == 1
     assert out.startswith("Errors (13)")  # the single-read report, not a folder line
     assert "reads," not in out
+
+
+def test_benchmark_harness_results_are_audited_in_a_folder(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, doc = _json(capsys, str(SAMPLES / "harness"))
+    assert code == 1  # two of the sample harness files have error findings
+    assert len(doc["runs"]) == len(list((SAMPLES / "harness").glob("*.json")))
+    for run in doc["runs"]:
+        _code, single = _json(capsys, str(SAMPLES / "harness" / run["path"]))
+        assert run == single | {"path": run["path"], "status": "read"}

@@ -32,6 +32,7 @@ FAULTY = "sample_runs/faulty"
 PSR_INPUTS = "sample_runs/psr/checkpoint-inputs.json"
 BARE = "sample_runs/psr/bare-targets.json"
 CATALOG = "sample_runs/psr/catalog.json"
+HARNESS = "sample_runs/harness/"
 
 #: name -> argv; `{tmp}` is the per-session temporary directory (holding `candidate/` and
 #: `export-robo/result.json`).
@@ -74,6 +75,20 @@ CASES: dict[str, list[str]] = {
     "contrast-relative-allow": ["contrast", "--a", f"1={ROBO}", "--b", "1={tmp}/candidate",
                                 "--relative", "--bc", "1={tmp}/candidate", "--json",
                                 "--allow-errors"],
+    # benchmark-harness results (issue 14)
+    "check-harness-shipped": ["check", HARNESS + "cpu-toy-calc-equal-update-v2.json", "--json"],
+    "check-harness-v1": ["check", HARNESS + "cpu-toy-calc-equal-update-v1.json", "--json"],
+    "check-harness-undeclared": ["check", HARNESS + "gpu-calc-hard-undeclared-difference.json",
+                                 "--json"],
+    "score-harness-shipped": ["score", HARNESS + "cpu-toy-calc-equal-update-v2.json", "--json"],
+    "score-harness-single-seed": ["score", HARNESS + "gpu-calc-hard-single-seed.json", "--json"],
+    "score-harness-3seeds": ["score", HARNESS + "gpu-calc-hard-equal-update-3seeds.json",
+                             "--json"],
+    "compare-harness-unmatched": ["compare", HARNESS + "gpu-calc-hard-equal-update-3seeds.json",
+                                  HARNESS + "gpu-calc-hard-single-seed.json", "--json"],
+    "compare-harness-allow": ["compare", HARNESS + "gpu-calc-hard-equal-update-3seeds.json",
+                              HARNESS + "gpu-calc-hard-single-seed.json", "--json",
+                              "--allow-mismatch"],
 }
 
 #: name -> source of `evalview export`; its result.json (or its refusal) is the golden output.
@@ -81,6 +96,8 @@ EXPORTS: dict[str, str] = {
     "export-robo": ROBO,
     "export-fail-fast": FAIL_FAST,
     "export-faulty": FAULTY,
+    "export-harness-single-seed": HARNESS + "gpu-calc-hard-single-seed.json",
+    "export-harness-undeclared": HARNESS + "gpu-calc-hard-undeclared-difference.json",
 }
 
 

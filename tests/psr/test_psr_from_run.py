@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 
 from evalview.load import load_run
-from evalview.psr import PsrError, PsrOptions, score_run
+from evalview.psr import PsrError, PsrOptions, score_psr_run
 from evalview.psr.parser import BareTargets
 
 SMALL = Path("/work/shared/examples/closed-run-small")
 
 
 def test_closed_run_small_per_task_and_unscored_cases() -> None:
-    report = score_run(load_run(SMALL))
+    report = score_psr_run(load_run(SMALL))
     by_task = {t.task: t for t in report.tasks}
     # task-00: three failed completed episodes credited 2/3, (0.6+1+1)/3, (0+1/3+0)/3.
     t0 = by_task["task-00"]
@@ -42,7 +42,7 @@ def test_closed_run_small_per_task_and_unscored_cases() -> None:
 
 
 def test_report_json_shape() -> None:
-    doc = score_run(load_run(SMALL)).to_json()
+    doc = score_psr_run(load_run(SMALL)).to_json()
     assert doc["method"] == "checkpoint_fraction_v1"
     assert doc["historical_implementation_reproduced"] is False
     assert doc["input"]["message_key"] == "message"
@@ -97,7 +97,7 @@ def test_unattempted_cases_are_listed_and_a_task_with_none_scored_is_missing(
         ],
         ["a/seed1", "a/seed2", "a/seed3", "b/seed1"],
     )
-    report = score_run(load_run(root))
+    report = score_psr_run(load_run(root))
     a, b = report.tasks
     assert a.psr == 0.25 and a.unattempted == ("a/seed3",) and not a.final
     assert b.scored == 0 and b.psr is None and b.unattempted == ("b/seed1",)
@@ -112,9 +112,9 @@ def test_message_key_option(tmp_path: Path) -> None:
         ["a/seed1"],
     )
     with pytest.raises(PsrError, match=r"--message-key") as exc:
-        score_run(load_run(root))
+        score_psr_run(load_run(root))
     assert "episodes.jsonl:1" in str(exc.value) and "a/seed1" in str(exc.value)
-    report = score_run(load_run(root, message_key="verdict"))
+    report = score_psr_run(load_run(root, message_key="verdict"))
     assert report.psr == 1.0 and report.coverage.final is True
     assert report.to_json()["input"]["message_key"] == "verdict"
 
@@ -132,12 +132,12 @@ def test_unparsable_message_in_a_failed_episode_is_refused(tmp_path: Path) -> No
         ["a/seed1"],
     )
     with pytest.raises(PsrError, match=r"'pol', task 'a' \(episodes.jsonl:1 episode a/seed1\)"):
-        score_run(load_run(root))
+        score_psr_run(load_run(root))
     table = BareTargets({"planks": 4.0}, {})
-    assert score_run(load_run(root), PsrOptions(bare_targets=table)).psr == 0.75
+    assert score_psr_run(load_run(root), PsrOptions(bare_targets=table)).psr == 0.75
 
 
 def test_run_without_schedule_is_refused(tmp_path: Path) -> None:
     root = make_run(tmp_path, [], [])
     with pytest.raises(PsrError, match="no selected schedule"):
-        score_run(load_run(root))
+        score_psr_run(load_run(root))

@@ -64,6 +64,10 @@ def test_key_e_exports_to_the_typed_destination(tmp_path: Path) -> None:
         assert screen.outcome == "ok"
         text = _status(screen)
         assert "Exported" in text and "4/12 successes / selected" in text
+        # The same wording as `evalview export` (report/export_summary.py builds both).
+        flat = " ".join(text.split())
+        assert "1 infrastructure error(s) pending a re-run are shown as a warning" in flat
+        assert "--metric score: 4 of 12 episode(s) have no numeric or boolean value" in flat
         assert (dest / "result.json").is_file() and (dest / "index.html").is_file()
         await pilot.press("escape")
         await _wait(pilot, lambda: isinstance(app.screen, RunScreen))

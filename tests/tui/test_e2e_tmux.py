@@ -120,3 +120,15 @@ def test_a_folder_opens_the_runs_screen_in_a_real_terminal(terminal: Terminal) -
     screen = terminal.wait_for("6 clean")
     terminal.keys("q")
     assert terminal.exit_status() == "0"
+
+
+def test_harness_result_opens_its_arms_tab_in_a_real_terminal(terminal: Terminal) -> None:
+    sample = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+    terminal.start(f"{_evalview()} {sample / 'gpu-calc-hard-single-seed.json'}")
+    screen = terminal.wait_for("benchmark-harness result")
+    assert "single seed -- no significance claimed" in screen and "Arms" in screen
+    terminal.wait_for("14.9–38.8 %")  # cold-start-only's read, 12 / 48, Wilson 95 %
+    terminal.keys("4")
+    terminal.wait_for("EV804")
+    terminal.keys("q")
+    assert terminal.exit_status() == "0"

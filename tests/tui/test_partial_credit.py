@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +12,12 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
 
-from evalview.psr import load_checkpoint_inputs, score_inputs, score_run
-from evalview.psr.inputs import parse_checkpoint_inputs
-from evalview.session import open_session
+from evalview.psr import load_checkpoint_inputs, score_inputs, score_psr_run
+from evalview.session import PsrFiles, open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.partial_credit import (
     CheckpointInputsPane,
-    PartialCreditApp,
+    CheckpointInputsScreen,
     PartialCreditPane,
 )
 from evalview.tui.run_screen import RunScreen
@@ -46,7 +46,7 @@ def _static(app: App[Any], selector: str) -> str:
 
 def test_run_tab_shows_psr_beside_sr_and_episode_checkpoints() -> None:
     session = open_session(SMALL)
-    expected = score_run(session.run)
+    expected = score_psr_run(session.run)
 
     async def main() -> None:
         app = EvalViewApp(SMALL, session=session)
@@ -120,9 +120,14 @@ def sample_report() -> Any:
 
 
 def test_checkpoint_inputs_viewer(sample_report: Any) -> None:
+    samples = Path(__file__).resolve().parents[2] / "sample_runs" / "psr"
+    files = PsrFiles(samples / "bare-targets.json", samples / "catalog.json")
+
     async def main() -> None:
-        app = PartialCreditApp(sample_report)
+        # As `evalview checkpoint-inputs.json --bare-targets ... --catalog ...` opens it.
+        app = EvalViewApp(samples / "checkpoint-inputs.json", psr_files=files)
         async with app.run_test(size=SIZE) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
             await pilot.pause()
             pane = app.screen.query_one(CheckpointInputsPane)
             summaries = _cells(pane.query_one("#psr-summaries", DataTable))
@@ -143,7 +148,7 @@ def test_checkpoint_inputs_viewer(sample_report: Any) -> None:
     asyncio.run(main())
 
 
-def test_successful_row_with_unparsed_message_shows_the_note() -> None:
+def test_successful_row_with_unparsed_message_shows_the_note(tmp_path: Path) -> None:
     doc = {
         "m": [
             {
@@ -157,11 +162,13 @@ def test_successful_row_with_unparsed_message_shows_the_note() -> None:
             }
         ]
     }
-    report = score_inputs(parse_checkpoint_inputs(Path("x.json"), doc))
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
 
     async def main() -> None:
-        app = PartialCreditApp(report)
+        app = EvalViewApp(path)
         async with app.run_test(size=SIZE) as pilot:
+            await _wait(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
             await pilot.pause()
             cps = _cells(app.screen.query_one("#psr-checkpoints", DataTable))
             assert len(cps) == 1 and "not needed, the verifier reports success" in cps[0][0]
@@ -174,7 +181,7 @@ def test_the_tab_scores_nothing_on_the_ui_thread(monkeypatch: pytest.MonkeyPatch
     """The report comes from the loading worker (`Session.psr`): with the scorer disabled after
     loading, the tab still shows every task."""
     session = open_session(SMALL)
-    assert session.psr is not None and session.psr == score_run(session.run)
+    assert session.psr is not None and session.psr == score_psr_run(session.run)
 
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("partial credit scored on the UI thread")
@@ -183,9 +190,9 @@ def test_the_tab_scores_nothing_on_the_ui_thread(monkeypatch: pytest.MonkeyPatch
     import evalview.psr.from_run
     import evalview.tui.partial_credit
 
-    monkeypatch.setattr(evalview.psr, "score_run", refuse)
-    monkeypatch.setattr(evalview.psr.from_run, "score_run", refuse)
-    monkeypatch.setattr(evalview.tui.partial_credit, "score_run", refuse, raising=False)
+    monkeypatch.setattr(evalview.psr, "score_psr_run", refuse)
+    monkeypatch.setattr(evalview.psr.from_run, "score_psr_run", refuse)
+    monkeypatch.setattr(evalview.tui.partial_credit, "score_psr_run", refuse, raising=False)
 
     async def main() -> None:
         app = EvalViewApp(SMALL, session=session)

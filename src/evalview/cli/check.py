@@ -47,7 +47,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "path",
         metavar="PATH",
-        help="closed-run directory, results JSON, or a folder of reads (audited in parallel)",
+        help="closed-run directory, results JSON (a benchmark-harness result too), or a folder "
+        "of reads (audited in parallel)",
     )
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
     p.add_argument(
@@ -81,16 +82,21 @@ def _is_folder(path: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from evalview.audit import RULES
-    from evalview.load import ReadOptions
-    from evalview.session import open_run
+    from evalview.load import ReadOptions, Source
+    from evalview.session import open_harness, open_run
 
     if _is_folder(args.path):
         from evalview.cli import check_dir
 
         return check_dir.run(args)
-    # short-lived, and the audit never reads the episode table: see load_closed_run
-    session = open_run(args.path, read=ReadOptions(freeze=True, lazy_table=True))
-    findings, counts = session.findings, session.counts
+    source = Source(args.path)  # read once, whichever reader takes it
+    harness = open_harness(source)  # a benchmark-harness result: arms x seeds, EV8xx
+    if harness is not None:
+        findings, counts = harness.findings, harness.counts
+    else:
+        # short-lived, and the audit never reads the episode table: see load_closed_run
+        session = open_run(source, read=ReadOptions(freeze=True, lazy_table=True))
+        findings, counts = session.findings, session.counts
     failing = counts["error"] + (counts["warning"] if args.strict else 0)
     ok = failing == 0
     if args.json:

@@ -62,12 +62,31 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="compare an off-protocol read (declared, or executed unlike the other) anyway, "
         "labelled OFF-PROTOCOL",
     )
+    p.add_argument(
+        "--allow-mismatch",
+        action="store_true",
+        help="benchmark-harness results: compare two results whose hardware, software, "
+        "miniverl_version or git_commit differ anyway, labelled NOT MATCHED",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from evalview.compare.paired import compare_runs
+    from evalview.errors import Refused
     from evalview.load import load_run
+    from evalview.session import open_harness
 
+    harness_a, harness_b = open_harness(args.a), open_harness(args.b)
+    if harness_a is not None and harness_b is not None:  # two benchmark-harness results
+        from evalview.cli.harness import compare as compare_harness_files
+
+        return compare_harness_files(harness_a, harness_b, args)
+    if harness_a is not None or harness_b is not None:
+        which = args.a if harness_a is not None else args.b
+        raise Refused(
+            f"{which} is a benchmark-harness result and the other is an episode read; compare "
+            "two harness results, or two reads of one schedule."
+        )
     a = load_run(args.a)
     b = load_run(args.b)
     result = compare_runs(

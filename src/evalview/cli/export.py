@@ -11,7 +11,6 @@ from evalview.cli.output import (
     error_console,
     escape,
     finding_text,
-    pct,
     resamples,
 )
 
@@ -77,8 +76,15 @@ def show_refusal(exc: Exception, args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evalview.report.export import export_run
+    from evalview.report.export_summary import export_summary
+    from evalview.session import open_harness
 
     err = error_console()
+    harness = open_harness(args.path)
+    if harness is not None:  # a benchmark-harness result: its own document and page
+        from evalview.cli.harness import export as export_harness_file
+
+        return export_harness_file(harness, args)
     try:
         done = export_run(
             args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap
@@ -90,32 +96,13 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_REFUSED
 
-    r = done.result
+    summary = export_summary(done)
     out = console()
-    head = r.denominators[0]
     out.print(
-        f"[bold green]✓ exported[/] {escape(str(done.destination))}: "
-        f"{head.successes}/{head.denominator} successes / selected ({pct(head.rate)})"
+        f"[bold green]✓ exported[/] {escape(str(summary.destination))}: {summary.headline}"
     )
-    for path in done.files:
+    for path in summary.files:
         out.print(f"  {escape(str(path))}")
-    if r.pending_infrastructure_errors:
-        out.print(
-            f"[yellow]! {r.pending_infrastructure_errors} infrastructure error(s) pending a "
-            "re-run are shown as a warning on the page.[/]"
-        )
-    if r.audit_warnings:
-        out.print(f"[yellow]! {len(r.audit_warnings)} audit warning(s) are listed on the page.[/]")
-    for key in r.metrics_selected:
-        missing = sum(1 for e in r.episodes if e.metrics.get(key) is None)
-        if missing:
-            out.print(
-                f"[yellow]! --metric {escape(key)}: {missing} of {len(r.episodes)} episode(s) "
-                "have no numeric or boolean value; published as null.[/]"
-            )
-    if r.redactions:
-        out.print(
-            f"[yellow]! {r.redactions} string(s) held a local path, a user name or a "
-            "credential-named key and were redacted. Read the files before you publish them.[/]"
-        )
+    for warning in summary.warnings:
+        out.print(f"[yellow]! {escape(warning)}[/]")
     return EXIT_OK

@@ -14,11 +14,12 @@ from evalview.cli.output import EXIT_OK, EXIT_UNREADABLE, error_console, escape
 
 DESCRIPTION = """\
 Open the evalview terminal app on a closed-run directory (the one holding manifest.json), an
-exported result.json, or a PSR checkpoint-inputs JSON (the partial-credit viewer). On a folder
-of reads it opens the Runs screen: one row per read found under it (any depth, links never
-followed), read in the background by worker processes. With no PATH
-it opens a bundled 24-task x 50-seed sample run, to look around. With two runs A B it opens the
-compare screen (paired per-task rates, McNemar's test, the power line), as `evalview compare`.
+exported result.json, a PSR checkpoint-inputs JSON (the partial-credit viewer), or a
+benchmark-harness result (miniVERL BenchmarkResult: Arms, Measured, Controls, Findings tabs).
+On a folder of reads it opens the Runs screen: one row per read found under it (any depth, links
+never followed), read in the background by worker processes. With no PATH it opens a bundled
+24-task x 50-seed sample run, to look around. With two runs A B it opens the compare screen
+(paired per-task rates, McNemar's test, the power line), as `evalview compare`.
 
 Keys in the app (? lists them all):
   1-6          tabs: 1 Overview, 2 Tasks, 3 Episodes, 4 Errors, 5 Findings, 6 Partial credit
@@ -128,7 +129,19 @@ def main(argv: Sequence[str]) -> int:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
     from evalview.folder import is_folder
-    from evalview.session import PsrFiles
+    from evalview.load.errors import InputError
+    from evalview.session import PsrFiles, open_harness
+
+    try:
+        harness = open_harness(path)
+    except InputError as exc:
+        error_console().print(f"[bold red]evalview:[/] {escape(str(exc))}")
+        return EXIT_UNREADABLE
+    if harness is not None:  # a benchmark-harness result: arms x seeds, its own app
+        from evalview.tui.harness_app import harness_app
+
+        done = harness_app(harness).run()
+        return EXIT_OK if done is None else int(done)
     from evalview.tui.app import EvalViewApp
 
     if is_folder(path):  # the Runs screen reads in worker processes: start their helpers now

@@ -112,7 +112,7 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     from evalview.load import InputError, ReadOptions, Source, read_input, select_run
     from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
     from evalview.model.run import DEFAULT_MESSAGE_KEY
-    from evalview.psr import PsrOptions, score_inputs, score_run
+    from evalview.psr import PsrOptions, score_inputs, score_psr_run
     from evalview.psr.inputs import load_bare_targets, load_catalog, parse_checkpoint_inputs
     from evalview.psr.parser import DEFAULT_UPPER_BOUND_LABELS, PsrError, normalize_labels
 
@@ -146,7 +146,7 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
             f"{path}: --catalog applies to checkpoint-inputs files; a closed run's manifest "
             "schedule already declares its tasks."
         )
-    return score_run(select_run(reading), PsrOptions(labels, bare))
+    return score_psr_run(select_run(reading), PsrOptions(labels, bare))
 
 
 def _protected(args: argparse.Namespace) -> list[tuple[Path, bool]]:

@@ -96,11 +96,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.session import ScoreOptions, open_run, score_session
+    from evalview.load import Source
+    from evalview.session import ScoreOptions, open_harness, open_run, score_session
     from evalview.stats import load_benchmark
 
+    source = Source(args.path)  # read once, whichever reader takes it
+    harness = open_harness(source)
+    if harness is not None:  # a benchmark-harness result: arms x seeds, its own table
+        from evalview.cli.harness import score as score_harness_file
+
+        return score_harness_file(harness, args)
     declaration = None if args.benchmark is None else load_benchmark(args.benchmark)
-    session = open_run(args.path)
+    session = open_run(source)
     card = score_session(
         session,
         ScoreOptions(

@@ -21,27 +21,26 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalview.compare.reads import (
-    DEVELOPMENT,
-    Execution,
-    ReadFacts,
-    Refused,
-    read_facts,
-    refuse_mixed_benchmarks,
-    refuse_mixed_seed_sets,
-)
+from evalview.compare import contrast_policy as policy
+from evalview.compare.contrast_policy import MIN_PAIRS_FOR_CLAIM, same_read
+from evalview.compare.reads import ReadFacts, Refused, read_facts
 from evalview.findings import Finding
 from evalview.model.run import Run
-from evalview.stats.scorecard import DEVELOPMENT as DEVELOPMENT_LABEL
-from evalview.stats.scorecard import OFF_PROTOCOL, score_run
+from evalview.stats.scorecard import score_run
 
-#: A claim needs at least this many training replicates (reporting rules).
-MIN_PAIRS_FOR_CLAIM = 3
+__all__ = [
+    "MIN_PAIRS_FOR_CLAIM",
+    "Contrast",
+    "Replicate",
+    "SideRead",
+    "contrast_runs",
+    "relative_statistic",
+    "same_read",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +129,7 @@ class Contrast:
 
     @property
     def label(self) -> str:
-        kind = "paired" if self.claim else "descriptive"
-        return f"{kind}, n_seeds={self.pairs}"
+        return policy.claim_label(self.pairs)
 
     @property
     def title(self) -> str:
@@ -142,10 +140,7 @@ class Contrast:
     def statement(self) -> str:
         """The claim, or why there is none."""
         if not self.claim:
-            return (
-                f"no claim: {self.pairs} training replicate(s), a claim needs at least "
-                f"{MIN_PAIRS_FOR_CLAIM} pairs"
-            )
+            return policy.no_claim_statement(self.pairs)
         what = "R" if self.relative else "A − B"
         value, sd = (
             (self.relative_mean, self.relative_sd) if self.relative
@@ -214,87 +209,15 @@ def _pair_se_points(a: SideRead, b: SideRead) -> float:
     return 100 * math.sqrt(max(0.0, a.se**2 + b.se**2 - 2 * cov))
 
 
-def same_read(x: ReadFacts, y: ReadFacts) -> bool:
-    """The same files: one real path, or one run id of one checkpoint."""
-    if x.real_path == y.real_path:
-        return True
-    return x.run_id is not None and x.run_id == y.run_id and x.checkpoint == y.checkpoint
-
-
-def _protocol_reference(facts: list[ReadFacts]) -> Execution:
-    """The execution constants most reads share (ties: the first read's)."""
-    counts = Counter(f.execution for f in facts)
-    best = max(counts.values())
-    return next(f.execution for f in facts if counts[f.execution] == best)
-
-
-def _refuse_repeats(side: str, items: list[tuple[str, ReadFacts]]) -> None:
-    """One read per replicate and one replicate per checkpoint on each side."""
-    name = {"a": "--a", "b": "--b", "bc": "--bc"}[side]
-    seen_keys: dict[str, ReadFacts] = {}
-    seen_ckpt: dict[str, tuple[str, ReadFacts]] = {}
-    for key, facts in items:
-        if key in seen_keys:
-            raise Refused(
-                f"{name} gives replicate {key} twice ({seen_keys[key].label} and {facts.label}); "
-                "a contrast takes one read per replicate (a re-read is a reproducibility check)."
-            )
-        seen_keys[key] = facts
-        for other_key, other in seen_ckpt.values():
-            if same_read(facts, other):
-                what = "the same read (same files or run id)"
-            elif facts.checkpoint is not None and facts.checkpoint == other.checkpoint:
-                what = f"checkpoint {facts.checkpoint} (manifest.policy name and version)"
-            else:
-                continue
-            raise Refused(
-                f"{name} holds {what} twice: replicate {other_key} ({other.label}) and "
-                f"replicate {key} ({facts.label}). Each replicate is its own training run; "
-                "give each its own checkpoint."
-            )
-        seen_ckpt[key] = (key, facts)
-
-
-def _refuse_mixed_task_sets(reads: list[tuple[Run, ReadFacts]]) -> None:
-    """The all-T rates of a contrast average the same tasks: reads of other task sets are not
-    reads of one benchmark schedule (a partial or foreign read), and their difference means
-    nothing."""
-    first_run, first = reads[0]
-    tasks = set(map(str, first_run.scheduled().task))
-    for run, other in reads[1:]:
-        theirs = set(map(str, run.scheduled().task))
-        if theirs != tasks:
-            only_first, only_other = sorted(tasks - theirs), sorted(theirs - tasks)
-            shown = "; ".join(
-                f"only in {label}: {', '.join(names[:5])}{' …' if len(names) > 5 else ''}"
-                for label, names in ((first.label, only_first), (other.label, only_other))
-                if names
-            )
-            raise Refused(
-                f"{first.label} and {other.label} select different tasks ({shown}); the all-T "
-                "rates of a contrast must average the same tasks. Contrast reads of the full "
-                "benchmark schedule."
-            )
-
-
 def _score(
     run: Run, findings: Sequence[Finding], facts: ReadFacts, allow_errors: bool
 ) -> tuple[float, float, tuple[str, ...]]:
-    # Off-protocol reads and seed sets are the contrast's own refusals and labels (above).
+    # Off-protocol reads and seed sets are the contrast's own refusals and labels.
     card = score_run(
         run, findings=findings, bootstrap=0, allow_errors=allow_errors, allow_off_protocol=True
     )
-    if card.refusals:
-        # The scorer's messages already name the read; prefix it only when one does not.
-        text = " ".join(r.message for r in card.refusals)
-        prefix = "" if text.startswith(facts.label) else f"{facts.label}: "
-        raise Refused(f"{prefix}cannot be scored (the rules a scorer follows): {text}")
-    if card.aggregate.mean is None or card.aggregate.se is None:
-        raise Refused(f"{facts.label} has no all-T rate (no task with a selected case).")
-    own = (DEVELOPMENT_LABEL, OFF_PROTOCOL)
-    return card.aggregate.mean, card.aggregate.se, tuple(
-        label for label in card.labels if not label.startswith(own)
-    )
+    mean, se = policy.refuse_unscored(card, facts)
+    return mean, se, policy.read_labels(card)
 
 
 def _audit_once() -> Callable[[Run], Sequence[Finding]]:
@@ -328,58 +251,21 @@ def contrast_runs(
     """
     if findings_of is None:
         findings_of = _audit_once()
-    if not a or not b:
-        raise Refused("a contrast needs at least one read on each side (--a and --b).")
-    if relative and not bc:
-        raise Refused("--relative needs the BC reads (--bc KEY=PATH for every replicate).")
+    policy.refuse_incomplete_request(bool(a), bool(b), relative, bool(bc))
     bc = bc or []
     facts = {
         side: [(key, read_facts(run, label)) for key, run, label in items]
         for side, items in (("a", a), ("b", b), ("bc", bc))
     }
     everything = [f for side in facts.values() for _, f in side]
-    refuse_mixed_benchmarks(everything)
-    refuse_mixed_seed_sets(everything)
-    for side, items in facts.items():
-        _refuse_repeats(side, items)
-    _refuse_mixed_task_sets(
+    policy.refuse_unpoolable(
+        facts,
         [(run, f) for items, side in ((a, "a"), (b, "b"), (bc, "bc"))
-         for (_, run, _), (_, f) in zip(items, facts[side], strict=True)]
+         for (_, run, _), (_, f) in zip(items, facts[side], strict=True)],
+        relative,
     )
     keys_a = [k for k, _ in facts["a"]]
-    keys_b = {k for k, _ in facts["b"]}
-    unpaired = [k for k in keys_a if k not in keys_b] + sorted(keys_b - set(keys_a))
-    if unpaired:
-        raise Refused(
-            "replicate(s) " + ", ".join(unpaired) + " appear on one side only; pair every "
-            "training replicate KEY with one --a and one --b read."
-        )
-    if relative:
-        missing = [k for k in keys_a if k not in {k2 for k2, _ in facts["bc"]}]
-        if missing:
-            raise Refused(
-                "--relative needs a BC read for every replicate; none for " + ", ".join(missing)
-            )
-
-    reference = _protocol_reference(everything)
-    off: dict[int, tuple[str, ...]] = {}
-    for f in everything:
-        reasons = list(f.off_protocol)
-        unlike = f.execution.differences(reference)
-        if unlike:
-            reasons.append(
-                "executed unlike the other reads: " + "; ".join(unlike)
-                + " (read vs most reads)"
-            )
-        if reasons:
-            off[id(f)] = tuple(reasons)
-    if off and not allow_off_protocol:
-        lines = [f"{f.label}: {r}" for f in everything for r in off.get(id(f), ())]
-        raise Refused(
-            "off-protocol read(s) in the contrast: " + " | ".join(lines) + ". A contrast pairs "
-            "reads executed alike; pass --allow-off-protocol to contrast them anyway (labelled "
-            "OFF-PROTOCOL)."
-        )
+    off = policy.off_protocol_reasons(everything, allow_off_protocol)
 
     runs = {
         (side, key): run
@@ -404,18 +290,6 @@ def contrast_runs(
     for key in keys_a:
         ra, rb = reads["a"][key], reads["b"][key]
         rbc = reads["bc"].get(key) if relative else None
-        notes = []
-        if ra.facts.fine_tune_seed != rb.facts.fine_tune_seed:
-            if ra.facts.fine_tune_seed is None or rb.facts.fine_tune_seed is None:
-                notes.append(
-                    "fine-tune seed declared on one side only: "
-                    f"A {ra.facts.fine_tune_seed}, B {rb.facts.fine_tune_seed}"
-                )
-            else:
-                notes.append(
-                    "fine-tune seed differs inside the pair: "
-                    f"A {ra.facts.fine_tune_seed}, B {rb.facts.fine_tune_seed}"
-                )
         rel = rel_se = None
         if rbc is not None:
             try:
@@ -427,26 +301,23 @@ def contrast_runs(
                 )
             except ValueError as exc:
                 raise Refused(f"replicate {key}: {rbc.facts.label}: {exc}.") from exc
-            if same_read(ra.facts, rbc.facts) or same_read(rb.facts, rbc.facts):
-                notes.append("a side is the BC read itself: its covariance se_BC² is included")
+        notes = policy.pair_notes(ra.facts, rb.facts, None if rbc is None else rbc.facts)
         replicates.append(
             Replicate(
                 key=key, a=ra, b=rb, bc=rbc,
                 difference_points=100 * (ra.mean - rb.mean),
                 eval_se_points=_pair_se_points(ra, rb),
-                relative=rel, relative_se=rel_se, notes=tuple(notes),
+                relative=rel, relative_se=rel_se, notes=notes,
             )
         )
 
     diffs = [r.difference_points for r in replicates]
     rels = [r.relative for r in replicates if r.relative is not None]
-    labels: list[str] = []
-    if off:
-        labels.append(OFF_PROTOCOL)
-    for sr in (s for side in reads.values() for s in side.values()):
-        labels.extend(f"{sr.facts.label}: {lab}" for lab in sr.labels)
-    if everything[0].seed_set == DEVELOPMENT:
-        labels.append(DEVELOPMENT_LABEL)
+    labels = policy.contrast_labels(
+        bool(off),
+        [(sr.facts, sr.labels) for side in reads.values() for sr in side.values()],
+        everything[0].seed_set,
+    )
     return Contrast(
         replicates=replicates,
         mean_points=statistics.fmean(diffs),

@@ -29,8 +29,8 @@ from evalview.compare.reads import (
 )
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
 from evalview.stats.intervals import wilson_interval
-from evalview.stats.scorecard import DEVELOPMENT as DEVELOPMENT_LABEL
-from evalview.stats.scorecard import OFF_PROTOCOL, untagged_quality_tags
+from evalview.stats.policy import DEVELOPMENT as DEVELOPMENT_LABEL
+from evalview.stats.policy import OFF_PROTOCOL, untagged_quality_tags
 
 SUCCESS = "success"
 FAILURE = "failure"

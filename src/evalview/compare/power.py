@@ -198,12 +198,6 @@ def non_overlap_n_per_arm(
     return max(1, _ceil(k * pbar * (1 - pbar) / delta**2))
 
 
-def non_overlap_cost_ratio(*, alpha: float = 0.05, power: float = 0.8) -> float:
-    """Trials the non-overlap rule needs per trial of the z-test: 1.66 at α = 0.05, 80 % power."""
-    za, zb = z_quantile(alpha), z_power(power)
-    return (2 * za + math.sqrt(2) * zb) ** 2 / (2 * (za + zb) ** 2)
-
-
 #: Above this many pairs the exact paired sum is not computed (it grows as n × window).
 EXACT_PAIRED_POWER_MAX_N = 20_000
 

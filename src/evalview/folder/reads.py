@@ -85,6 +85,25 @@ def check_candidate(root: str, cand: Candidate, strict: bool = False) -> list[di
         return [_unreadable(base, cand.reason or "cannot be read", strict)]
     from evalview.audit import audit
 
+    if cand.kind == "file":  # a benchmark-harness result: arms x seeds, its own audit (EV8xx)
+        from evalview.session import open_harness
+
+        try:
+            harness = open_harness(Path(root, cand.rel))
+        except (InputError, Refused) as exc:
+            return [_unreadable(base, _relative(str(exc), root), strict)]
+        if harness is not None:
+            counts = harness.counts
+            failing = counts["error"] + (counts["warning"] if strict else 0)
+            return [
+                base
+                | {
+                    "ok": failing == 0,
+                    "strict": strict,
+                    "findings": [f.to_json() for f in harness.findings],
+                    "counts": counts,
+                }
+            ]
     try:
         runs = open_candidate(Path(root, cand.rel), cand.kind, quick=True)
     except NotARead as exc:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalview.load import checkpoint_inputs, closed_run, result_json
+from evalview.load import checkpoint_inputs, closed_run, harness_result, result_json
 from evalview.load.errors import InputError
 from evalview.load.reader import Reader, Reading, ReadOptions
 from evalview.load.source import Source
@@ -25,6 +25,7 @@ READERS: tuple[Reader, ...] = (
     closed_run.READER,
     result_json.READER,
     checkpoint_inputs.READER,
+    harness_result.READER,
 )
 
 _WHAT_TO_PASS = (
@@ -88,6 +89,11 @@ def load_run(
     only). `progress`: called with (bytes done, total) while a closed run is read."""
     source = Source(path)
     reading = read_input(source, ReadOptions(message_key, freeze, lazy_table, progress))
+    if reading.format == harness_result.FORMAT:
+        raise InputError(
+            f"{source.path}: a benchmark-harness input, which holds no episode read (arms x "
+            "seeds); `evalview check`, `score`, `compare` and `export` read it as such."
+        )
     if not reading.runs:  # e.g. PSR checkpoint inputs: valid JSON, but not a run
         raise InputError(f"{source.path}: {_why_not_a_run(source)} " + _WHAT_TO_PASS)
     return select_run(reading)

@@ -5,7 +5,7 @@ cross-validated against the historical PSR program (`historical_implementation_r
 in every report). Headless: never imports Textual.
 """
 
-from evalview.psr.from_run import RunPsrReport, score_run
+from evalview.psr.from_run import RunPsrReport, score_psr_run
 from evalview.psr.inputs import load_bare_targets, load_catalog, load_checkpoint_inputs
 from evalview.psr.parser import (
     DEFAULT_UPPER_BOUND_LABELS,
@@ -39,5 +39,5 @@ __all__ = [
     "load_checkpoint_inputs",
     "parse_message",
     "score_inputs",
-    "score_run",
+    "score_psr_run",
 ]

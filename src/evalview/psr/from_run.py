@@ -167,7 +167,7 @@ class RunPsrReport:
         }
 
 
-def score_run(run: Run, options: PsrOptions | None = None) -> RunPsrReport:
+def score_psr_run(run: Run, options: PsrOptions | None = None) -> RunPsrReport:
     """Score a closed run's selected cases. Raises PsrError on a message that must be refused."""
     opts = options or PsrOptions()
     if not run.schedule:

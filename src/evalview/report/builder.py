@@ -25,7 +25,7 @@ from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, 
 from evalview.report.destination import ExportRefused
 from evalview.report.sanitize import Scrubber
 from evalview.stats import Scorecard
-from evalview.stats.scorecard import NOT_PUBLISHABLE
+from evalview.stats.policy import NOT_PUBLISHABLE
 
 DENOMINATOR_LABELS = (
     ("selected", "selected_success_rate", "successes / selected cases"),

@@ -39,6 +39,8 @@ def interval(iv: tuple[float, float] | None, digits: int = 1) -> str:
 
 _ENV.filters["pct"] = pct
 _ENV.filters["interval"] = interval
+#: The one template environment (the harness result's page renders with it too).
+ENV = _ENV
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from typing import Any
 
 from evalview.samples.catalog import TASKS, Task
 from evalview.samples.closed_run import ClosedRun, build_closed_run, refresh, write_closed_run
-from evalview.samples.episodes import EpisodeSpec, make_episode, pick_error_category
+from evalview.samples.episode_result import EpisodeSpec, make_episode, pick_error_category
 
 CANDIDATE_RUN_ID = "robobench-pi-test-002"
 CANDIDATE_VERSION = "ckpt-52000"

@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 
 from evalview.samples.catalog import TASKS, Task
-from evalview.samples.episodes import (
+from evalview.samples.episode_result import (
     SCHEMA_VERSION,
     EpisodeSpec,
     episode_dir,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from evalview.samples.closed_run import ClosedRun, build_closed_run, write_closed_run
 from evalview.samples.faults import FAULTS, build_faulty_run
+from evalview.samples.harness import readme_section, write_harness_samples
 
 #: The run `evalview` opens when given no path.
 BUNDLED = "robobench-24x50"
@@ -157,11 +158,13 @@ def readme() -> str:
     for fault in FAULTS:
         lines.append(f"| {fault.name} | {fault.family} | {fault.description} |")
     lines.append("")
+    lines += readme_section()
     return "\n".join(lines)
 
 
 def write_sample_runs(out_dir: str | Path, names: tuple[str, ...] | None = None) -> list[Path]:
-    """Write the sample runs (all, or `names`) and README.md under `out_dir`.
+    """Write the sample runs (all, or `names`) and README.md under `out_dir`; with every run,
+    also the benchmark-harness result files under `out_dir/harness/`.
 
     An existing sample directory is replaced only if it holds a manifest.json (it is ours to
     regenerate); anything else in the way is an error rather than something deleted.
@@ -181,5 +184,6 @@ def write_sample_runs(out_dir: str | Path, names: tuple[str, ...] | None = None)
             shutil.rmtree(target)
         written.append(write_closed_run(sample.build(), target))
     if names is None:
+        written.extend(write_harness_samples(root))
         (root / "README.md").write_text(readme(), encoding="utf-8")
     return written

@@ -11,9 +11,9 @@ from evalview.stats.intervals import (
     normal_interval,
     wilson_interval,
 )
+from evalview.stats.policy import Refusal
 from evalview.stats.scorecard import (
     Aggregate,
-    Refusal,
     Scorecard,
     TaskScore,
     score_run,

@@ -18,6 +18,7 @@ import numpy.typing as npt
 from evalview.findings import Finding, Severity
 from evalview.model.facts import TEST, ReadFacts, read_facts
 from evalview.model.run import ERROR, EpisodeTable, Run, take_rows
+from evalview.stats import policy
 from evalview.stats.aggregate import all_tasks_mean
 from evalview.stats.benchmark import BenchmarkDeclaration, SeedSet, declared_cases, version_problem
 from evalview.stats.bootstrap import DEFAULT_RESAMPLES, bootstrap_interval
@@ -30,11 +31,8 @@ from evalview.stats.errors import (
 )
 from evalview.stats.graded import GradedMetric, graded_metric
 from evalview.stats.intervals import Interval, wilson_interval
+from evalview.stats.policy import Refusal, untagged_quality_tags
 
-APPENDIX_VIEW = "(appendix view)"
-DEVELOPMENT = "[development seeds]"
-NOT_PUBLISHABLE = "not a publishable read"
-OFF_PROTOCOL = "OFF-PROTOCOL"
 #: closed-result-format: "None establishes that a client-selected schedule covers the entire
 #: native benchmark." Stated with every score that has no benchmark declaration behind it.
 SCHEDULE_COVERAGE_NOTE = (
@@ -44,33 +42,48 @@ DECLARED_COVERAGE_NOTE = "every case the benchmark declaration lists for this se
 
 
 @dataclass(frozen=True, slots=True)
-class Refusal:
-    """Why the read must not be reported. `code` is stable; `details` name the cases or files."""
-
-    code: str
-    message: str
-    details: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "details": list(self.details)}
-
-
-@dataclass(frozen=True, slots=True)
 class TaskScore:
-    """One task's counts over its selected cases, its rate over them, its Wilson 95 % interval."""
+    """One task's counts over its selected cases, its rate over them, its Wilson 95 % interval.
+
+    The counts are the task's `Denominators` (held, not copied field by field); the properties
+    below name them as the views and `to_json` read them.
+    """
 
     task: str
-    selected: int
-    attempted: int
-    completed: int
-    errors: int
-    successes: int
-    unattempted: int
+    counts: Denominators
     #: successes / selected (errored and unattempted cases are not successes)
     rate: float
     wilson95: Interval
     error_categories: dict[str, int]
-    missing: int = 0
+
+    @property
+    def selected(self) -> int:
+        return self.counts.selected
+
+    @property
+    def attempted(self) -> int:
+        return self.counts.attempted
+
+    @property
+    def completed(self) -> int:
+        return self.counts.completed
+
+    @property
+    def errors(self) -> int:
+        return self.counts.errors
+
+    @property
+    def successes(self) -> int:
+        return self.counts.successes
+
+    @property
+    def unattempted(self) -> int:
+        return self.counts.unattempted
+
+    @property
+    def missing(self) -> int:
+        """Declared cases of this task absent from the run (counted as failures)."""
+        return self.counts.missing
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -233,125 +246,50 @@ def score_run(
         raise ValueError(f"bootstrap resamples must be >= 0, got {bootstrap}")
     # The seed set and the off-protocol marks are read where contrasts read them (one place).
     facts = read_facts(run)
-    refusals: list[Refusal] = []
-    labels: list[str] = []
-
+    version: str | None = None
+    seed_set_problem: str | None = None
     seed_set: SeedSet | None = None
     missing: tuple[str, ...] = ()
     if benchmark is not None:
-        problem = version_problem(run, benchmark)
-        if problem is not None:
-            refusals.append(Refusal("benchmark-version", f"{run.path}: {problem}."))
+        version = version_problem(run, benchmark)
         declared = declared_cases(run, benchmark)
-        if declared.problem is not None:
-            refusals.append(Refusal("seed-set", f"{run.path}: {declared.problem}."))
+        seed_set_problem = declared.problem
         cases, tasks = declared.cases, declared.tasks
         seed_set, missing = declared.seed_set, declared.missing
     else:
         cases, tasks = run.scheduled(), run.tasks
         seed_set = _declared_seed_set(facts)
 
-    off_protocol = facts.off_protocol
-    if off_protocol and not allow_off_protocol:
-        refusals.append(
-            Refusal(
-                "off-protocol",
-                f"{run.path}: an off-protocol read ({'; '.join(off_protocol)}). The scorer reads "
-                "an off-protocol result only with --allow-off-protocol, and labels it "
-                "OFF-PROTOCOL.",
-                off_protocol,
-            )
-        )
-    untagged = untagged_quality_tags(run)
-    if untagged:
-        refusals.append(
-            Refusal(
-                "quality-tag-untagged",
-                f"{run.path}: the read is conditioned on quality tag 0 ({', '.join(untagged)}). "
-                "Tag 0 is the trainer's \"untagged\" sentinel, not a trained quality bin: "
-                "re-run with the quality bin the policy was trained on.",
-                untagged,
-            )
-        )
-
-    if view is not None:
-        if benchmark is None:
-            refusals.append(
-                Refusal(
-                    "view-unknown",
-                    f"--view {view} needs --benchmark FILE: subsets are declared by the benchmark.",
-                )
-            )
-        elif view not in benchmark.subsets:
-            known = ", ".join(sorted(benchmark.subsets)) or "none"
-            refusals.append(
-                Refusal(
-                    "view-unknown",
-                    f"{benchmark.source} declares no subset {view!r} (declared: {known}).",
-                )
-            )
-        else:
-            tasks = benchmark.subsets[view]
-            keep = np.isin(cases.task, np.asarray(tasks, dtype=object))
-            cases = _take(cases, keep)
-            chosen = set(tasks)
-            missing = tuple(m for m in missing if m.rpartition("/")[0] in chosen)
+    unknown_view = policy.view_problem(view, benchmark)
+    if view is not None and benchmark is not None and unknown_view is None:
+        tasks = benchmark.subsets[view]
+        keep = np.isin(cases.task, np.asarray(tasks, dtype=object))
+        cases = _take(cases, keep)
+        chosen = set(tasks)
+        missing = tuple(m for m in missing if m.rpartition("/")[0] in chosen)
 
     errored = errored_cases(cases)
     audit_errors = tuple(f for f in findings if f.severity is Severity.ERROR)
-    if errored and not allow_errors:
-        pending = sum(1 for e in errored if e.pending)
-        refusals.append(
-            Refusal(
-                "errored-rollouts",
-                f"{run.path}: {len(errored)} errored rollout(s) ({pending} infrastructure, "
-                "pending a re-run). The reporting rules score only reads whose rollouts all "
-                "completed: re-run them, or pass --allow-errors to score them as non-successes "
-                "(not a publishable read).",
-                tuple(e.describe() for e in errored),
-            )
-        )
-    if audit_errors and not allow_errors:
-        refusals.append(
-            Refusal(
-                "audit-errors",
-                f"{run.path}: the audit finds {len(audit_errors)} error(s); the record is "
-                "inconsistent. Fix them (see `evalview check`), or pass --allow-errors to score "
-                "it anyway (not a publishable read).",
-                tuple(_finding_line(f) for f in audit_errors),
-            )
-        )
-    if not tasks:
-        refusals.append(
-            Refusal(
-                "no-cases",
-                f"{run.path}: no selected case to score (manifest.json protocol.episode_ids is "
-                "empty or unreadable).",
-            )
-        )
-
-    # Labels a reader must see beside the numbers.
-    if view is not None and not any(r.code == "view-unknown" for r in refusals):
-        labels.append(APPENDIX_VIEW)
-    if seed_set == "development":
-        labels.append(DEVELOPMENT)
-    if off_protocol and allow_off_protocol:
-        labels.append(f"{OFF_PROTOCOL}: {'; '.join(off_protocol)}")
-    if allow_errors and (errored or audit_errors):
-        parts = []
-        if errored:
-            parts.append(f"{len(errored)} errored rollout(s) scored as non-successes")
-        if audit_errors:
-            parts.append(f"{len(audit_errors)} audit error(s)")
-        labels.append(f"{NOT_PUBLISHABLE}: {', '.join(parts)} (--allow-errors)")
-    if missing:
-        labels.append(
-            f"{len(missing)} declared case(s) missing from the run, counted as failures"
-        )
+    state = policy.ReadState(
+        path=str(run.path),
+        version_problem=version,
+        seed_set_problem=seed_set_problem,
+        off_protocol=facts.off_protocol,
+        untagged=untagged_quality_tags(run),
+        view=view,
+        view_problem=unknown_view,
+        seed_set=seed_set,
+        errored=errored,
+        audit_errors=audit_errors,
+        missing=missing,
+        has_tasks=bool(tasks),
+        allow_errors=allow_errors,
+        allow_off_protocol=allow_off_protocol,
+    )
 
     task_rows = _task_scores(cases, tasks, missing)
     with_cases = [t for t in task_rows if t.selected > 0]
-    name = view if view is not None and labels[:1] == [APPENDIX_VIEW] else f"all-{len(tasks)}"
+    name = view if view is not None and state.view_applied else f"all-{len(tasks)}"
     per_task: tuple[npt.NDArray[np.int8], ...] = ()
     if with_cases and len(with_cases) == len(task_rows):
         value = all_tasks_mean([t.successes for t in task_rows], [t.selected for t in task_rows])
@@ -380,14 +318,14 @@ def score_run(
         termination_reasons=termination_counts(cases),
         errored=errored,
         seed_set=seed_set,
-        view=view if APPENDIX_VIEW in labels else None,
+        view=view if state.view_applied else None,
         missing_cases=missing,
         graded=None if metric is None else graded_metric(run, cases, tuple(tasks), metric),
-        labels=tuple(labels),
-        refusals=tuple(refusals),
+        labels=policy.labels(state),
+        refusals=policy.refusals(state),
         allow_errors=allow_errors,
         audit_errors=audit_errors if allow_errors else (),
-        off_protocol=off_protocol,
+        off_protocol=facts.off_protocol,
         declared=benchmark is not None,
         task_outcomes=per_task,
     )
@@ -418,40 +356,6 @@ def _declared_seed_set(facts: ReadFacts) -> SeedSet | None:
     return "test" if facts.seed_set == TEST else "development"
 
 
-#: Where a conditioned read names its quality bin (docs/statistics.md, "quality tags").
-QUALITY_TAG_PLACES = (
-    ("policy",),
-    ("protocol",),
-    ("method", "configuration"),
-)
-QUALITY_TAG_KEYS = ("quality_tag", "quality_bin")
-
-
-def untagged_quality_tags(run: Run) -> tuple[str, ...]:
-    """The manifest fields that condition the read on quality tag 0 (`0` or `"0"`)."""
-    found = []
-    for place in QUALITY_TAG_PLACES:
-        node: Any = run.manifest
-        for key in place:
-            node = node.get(key) if isinstance(node, dict) else None
-        if not isinstance(node, dict):
-            continue
-        for key in QUALITY_TAG_KEYS:
-            value = node.get(key)
-            if (type(value) is int and value == 0) or (
-                isinstance(value, str) and value.strip() == "0"
-            ):
-                found.append(f"manifest.{'.'.join(place)}.{key} = {value!r}")
-    return tuple(found)
-
-
-def _finding_line(f: Finding) -> str:
-    """`CODE place: message`, the place once: most audit messages already begin with it."""
-    if f.file and f.message.startswith(f.file):
-        return f"{f.code} {f.message}"
-    return f"{f.code} {f.location}: {f.message}"
-
-
 def _take(cases: EpisodeTable, mask: np.ndarray[Any, np.dtype[np.bool_]]) -> EpisodeTable:
     return take_rows(cases, np.flatnonzero(mask))
 
@@ -467,17 +371,12 @@ def _task_scores(
     for task in tasks:
         mask = cases.task == task
         members = _take(cases, mask)
-        d = count(members.status, members.success)
+        d = count(members.status, members.success, missing=missing_by_task.get(task, 0))
         n = d.selected
         rows.append(
             TaskScore(
                 task=task,
-                selected=n,
-                attempted=d.attempted,
-                completed=d.completed,
-                errors=d.errors,
-                successes=d.successes,
-                unattempted=d.unattempted,
+                counts=d,
                 rate=d.successes / n if n else 0.0,
                 wilson95=wilson_interval(d.successes, n) if n else (0.0, 1.0),
                 error_categories={
@@ -485,7 +384,6 @@ def _task_scores(
                 }
                 if np.any(members.status == ERROR)
                 else {},
-                missing=missing_by_task.get(task, 0),
             )
         )
     return rows

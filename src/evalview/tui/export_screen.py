@@ -20,7 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from evalview.report.render import pct
+from evalview.report.export_summary import export_summary
 from evalview.tui.safe import clean
 
 if TYPE_CHECKING:
@@ -42,27 +42,14 @@ def default_destination(source: Path) -> Path:
 
 
 def _success_text(done: Exported) -> Text:
-    r = done.result
-    head = r.denominators[0]
+    summary = export_summary(done)
     text = Text("✓ Exported ", style="bold green")
-    text.append(clean(done.destination), style="bold")
-    text.append(
-        f"\n  {head.successes}/{head.denominator} successes / selected ({pct(head.rate)})"
-    )
-    for path in done.files:
+    text.append(clean(summary.destination), style="bold")
+    text.append(f"\n  {clean(summary.headline)}")
+    for path in summary.files:
         text.append(f"\n  {clean(path)}")
-    if r.pending_infrastructure_errors:
-        text.append(
-            f"\n! {r.pending_infrastructure_errors} infrastructure error(s) pending a re-run "
-            "are flagged on the page.",
-            style="yellow",
-        )
-    if r.redactions:
-        text.append(
-            f"\n! {r.redactions} string(s) with a local path or user name were redacted; "
-            "read the files before publishing.",
-            style="yellow",
-        )
+    for warning in summary.warnings:
+        text.append(f"\n! {clean(warning)}", style="yellow")
     return text
 
 

@@ -9,12 +9,10 @@ checkpoints.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
@@ -316,20 +314,3 @@ class CheckpointInputsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#psr-rows", DataTable).focus()
-
-
-class PartialCreditApp(App[int]):
-    """Stand-alone viewer for a checkpoint-inputs report (not a run, so not the run app)."""
-
-    TITLE = "evalview · partial credit"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit", id="partial-credit.quit")
-    ]
-
-    def __init__(self, report: CheckpointReport) -> None:
-        super().__init__()
-        self.report = report
-
-    def compose(self) -> ComposeResult:
-        yield CheckpointInputsPane(self.report, id="partial-credit-pane")
-        yield Footer()

@@ -1,0 +1,378 @@
+"""Scoring a harness result: the harness's own per-arm table, and the uncertainty it leaves out.
+
+The table is what `BenchmarkResult.aggregate()` prints (mean, min and max success rate over seeds,
+the seed count, optimizer steps) plus each arm's delta over the cold-start-only reference row and
+the measured-not-matched quantities beside it. Added here, because the harness computes no
+intervals: each (arm, seed) read's Wilson 95 % interval of solved / rollouts (greedy decoding,
+one trajectory per task, so rollouts = tasks), and, where an arm shares three or more seeds with
+the reference, a replicate contrast (per-seed differences, their mean and sample SD) as the
+reporting rules define it; below three shared seeds the contrast is descriptive and claims
+nothing. A single-seed file never gets a claim and carries SINGLE_SEED_LABEL beside every number.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+from evalview.findings import Finding
+from evalview.harness.audit import REFERENCE_ARM, SINGLE_SEED_LABEL, declared_diff, solved_count
+from evalview.model.harness import ArmResult, BenchmarkResult
+from evalview.stats.intervals import Interval, wilson_interval
+
+#: A claim needs at least this many shared seeds (reporting rules: three replicate pairs).
+MIN_SEEDS_FOR_CLAIM = 3
+
+#: Quantities the harness measures because they cannot be matched by construction, in the
+#: spec's order: (key, label, unit).
+MEASURED: tuple[tuple[str, str, str], ...] = (
+    ("generated_tokens_per_task", "generated tokens / task", "tokens"),
+    ("tokens_per_solved_task", "tokens / solved task", "tokens"),
+    ("selected_training_tokens_total", "selected training tokens", "positions"),
+    ("teacher_queried_position_ratio", "teacher-queried position ratio", "fraction"),
+    ("cache_current_bytes", "cache bytes (current)", "bytes"),
+    ("cache_bytes_written_total", "cache bytes written", "bytes"),
+    ("cache_compression_ratio", "cache compression", "ratio"),
+    ("peak_allocated_bytes", "peak allocated", "bytes"),
+    ("peak_reserved_bytes", "peak reserved", "bytes"),
+    ("train_seconds", "train s", "seconds"),
+    ("evaluation_seconds", "evaluation s", "seconds"),
+    ("wall_seconds", "wall s", "seconds"),
+)
+
+#: The harness's load-bearing caveat, kept beside the table wherever it is shown or exported.
+MEASURED_NOT_MATCHED = (
+    "budget_axis optimizer_steps means equal optimizer updates, not equal compute. Quantities "
+    "that cannot be matched by construction are measured, not matched: student generated tokens "
+    "(per task, per solved task), selected training positions, the teacher-queried position "
+    "ratio (not teacher compute: the teacher still runs a full forward pass), teacher-cache "
+    "bytes and compression, peak CUDA memory, and train, evaluation and wall time. Quote the "
+    "table with them."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """One (arm, seed) evaluation: solved / rollouts and its Wilson 95 % interval."""
+
+    arm: str
+    seed: int
+    run_id: str
+    optimizer_steps: int
+    rollouts: int
+    solved: int | None
+    rate: float
+    wilson95: Interval | None
+    measured: dict[str, float | int | None]
+    labels: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "run_id": self.run_id,
+            "optimizer_steps": self.optimizer_steps,
+            "rollouts": self.rollouts,
+            "solved": self.solved,
+            "rate": self.rate,
+            "wilson95": None if self.wilson95 is None else list(self.wilson95),
+            "measured": dict(self.measured),
+            "labels": list(self.labels),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    seed: int
+    difference: float  # arm rate - reference rate, a fraction
+    eval_se: float  # sqrt(se_a^2 + se_b^2), binomial SEs of the two reads
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicateContrast:
+    """An arm against the reference, paired by seed (the harness's replicate)."""
+
+    reference: str
+    differences: tuple[Difference, ...]
+    mean: float
+    sd: float | None
+    single_seed: bool
+
+    @property
+    def n(self) -> int:
+        return len(self.differences)
+
+    @property
+    def claim(self) -> bool:
+        return self.n >= MIN_SEEDS_FOR_CLAIM and not self.single_seed
+
+    @property
+    def label(self) -> str:
+        return f"{'paired' if self.claim else 'descriptive'}, n_seeds={self.n}"
+
+    def statement(self) -> str:
+        if not self.claim:
+            return (f"no claim: {self.n} shared seed(s) with {self.reference}; a claim needs "
+                    f"at least {MIN_SEEDS_FOR_CLAIM}")
+        sd = "" if self.sd is None else f", sample SD {100 * self.sd:.2f} pt"
+        return (f"{100 * self.mean:+.2f} pt over {self.reference} across {self.n} seeds{sd}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "reference": self.reference,
+            "label": self.label,
+            "claim": self.claim,
+            "statement": self.statement(),
+            "n_seeds": self.n,
+            "mean": self.mean,
+            "sd": self.sd,
+            "differences": [
+                {"seed": d.seed, "difference": d.difference, "eval_se": d.eval_se}
+                for d in self.differences
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ArmRow:
+    """One row of the per-arm table."""
+
+    name: str
+    mode: str
+    objective: str
+    reads: tuple[Read, ...]
+    mean: float
+    min: float
+    max: float
+    optimizer_steps: int
+    delta_vs_reference: float | None
+    is_reference: bool
+    measured: dict[str, float | int | None]
+    contrast: ReplicateContrast | None
+    labels: tuple[str, ...]
+
+    @property
+    def seeds(self) -> list[int]:
+        return [r.seed for r in self.reads]
+
+    @property
+    def steps_vary(self) -> bool:
+        return len({r.optimizer_steps for r in self.reads}) > 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "mode": self.mode,
+            "objective": self.objective,
+            "seeds": len(self.reads),
+            "seed_list": self.seeds,
+            "mean": self.mean,
+            "min": self.min,
+            "max": self.max,
+            "optimizer_steps": self.optimizer_steps,
+            "optimizer_steps_by_seed": {str(r.seed): r.optimizer_steps for r in self.reads},
+            "delta_vs_reference": self.delta_vs_reference,
+            "is_reference": self.is_reference,
+            "measured": dict(self.measured),
+            "replicate_contrast": None if self.contrast is None else self.contrast.to_json(),
+            "labels": list(self.labels),
+            "reads": [r.to_json() for r in self.reads],
+        }
+
+
+@dataclass(frozen=True)
+class HarnessScore:
+    """Everything `score`, the Arms tab and the export show for one harness file."""
+
+    name: str
+    schema_version: int
+    arms: tuple[ArmRow, ...]
+    seeds: tuple[int, ...]
+    single_seed: bool
+    reference: str | None
+    budget_axis: str | None
+    labels: tuple[str, ...]
+    findings: tuple[Finding, ...] = ()
+    refusals: tuple[str, ...] = ()
+    caveat: str = MEASURED_NOT_MATCHED
+    identity: dict[str, Any] = field(default_factory=dict)
+    controls: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def refused(self) -> bool:
+        return bool(self.refusals)
+
+    def to_json(self) -> dict[str, Any]:
+        counts = {"error": 0, "warning": 0, "info": 0}
+        for f in self.findings:
+            counts[f.severity.value] += 1
+        return {
+            "format": "miniverl-benchmark-result",
+            "name": self.name,
+            "schema_version": self.schema_version,
+            "refused": self.refused,
+            "refusals": list(self.refusals),
+            "arms": [a.to_json() for a in self.arms],
+            "seeds": list(self.seeds),
+            "single_seed": self.single_seed,
+            "reference": self.reference,
+            "budget_axis": self.budget_axis,
+            "labels": list(self.labels),
+            "caveat": self.caveat,
+            "identity": dict(self.identity),
+            "controls": dict(self.controls),
+            "findings": [f.to_json() for f in self.findings],
+            "counts": counts,
+        }
+
+
+def _read(arm: ArmResult, labels: tuple[str, ...]) -> Read:
+    solved = solved_count(arm)
+    wilson = None if solved is None else wilson_interval(solved, arm.tasks)
+    measured = {key: _num(getattr(arm, key)) for key, _label, _unit in MEASURED}
+    return Read(arm.name, arm.seed, arm.run_id, arm.optimizer_steps, arm.tasks, solved,
+                arm.success_rate, wilson, measured, labels)
+
+
+def _num(value: float | int | None) -> float | int | None:
+    """Non-finite numbers (EV809) are shown as missing, never as a value."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _mean_or_none(values: list[float | int | None]) -> float | int | None:
+    if not values or any(v is None for v in values):
+        return None
+    nums = [v for v in values if v is not None]
+    mean = sum(nums) / len(nums)
+    return mean
+
+
+def _se(rate: float, n: int) -> float:
+    return math.sqrt(rate * (1 - rate) / n) if n > 0 else math.nan
+
+
+def _contrast(reads: tuple[Read, ...], ref: tuple[Read, ...], reference: str,
+              single_seed: bool) -> ReplicateContrast | None:
+    by_seed = {r.seed: r for r in ref}
+    diffs = tuple(
+        Difference(r.seed, r.rate - by_seed[r.seed].rate,
+                   math.sqrt(_se(r.rate, r.rollouts) ** 2
+                             + _se(by_seed[r.seed].rate, by_seed[r.seed].rollouts) ** 2))
+        for r in reads if r.seed in by_seed
+    )
+    if not diffs:
+        return None
+    values = [d.difference for d in diffs]
+    sd = statistics.stdev(values) if len(values) >= 2 else None
+    return ReplicateContrast(reference, diffs, statistics.fmean(values), sd, single_seed)
+
+
+def score_harness(
+    result: BenchmarkResult, findings: list[Finding] | None = None, *, allow_errors: bool = False
+) -> HarnessScore:
+    """Score a validated result. With error findings (and no `allow_errors`) it is refused."""
+    findings = list(findings or [])
+    single = result.single_seed
+    file_labels: list[str] = []
+    if single:
+        file_labels.append(SINGLE_SEED_LABEL)
+    errors = [f for f in findings if f.severity.value == "error"]
+    refusals: tuple[str, ...] = ()
+    if errors and not allow_errors:
+        refusals = tuple(f"{f.code} {f.message}" for f in errors)
+    elif errors:
+        file_labels.append("not a publishable result (audit errors; scored with --allow-errors)")
+    grouped: dict[str, list[ArmResult]] = {}
+    for arm in result.arms:
+        grouped.setdefault(arm.name, []).append(arm)
+    reference = REFERENCE_ARM if REFERENCE_ARM in grouped else None
+    if reference is None and len(grouped) > 1:
+        file_labels.append(f"no {REFERENCE_ARM} arm: no delta quoted (never a delta over zero)")
+    if result.schema_version == 1:
+        file_labels.append("schema 1 (preserved legacy result)")
+    reads_of = {}
+    for name, arms in grouped.items():
+        arm_labels = (SINGLE_SEED_LABEL,) if single or len(arms) == 1 else ()
+        reads_of[name] = tuple(_read(a, arm_labels) for a in arms)
+    ref_mean = None
+    if reference is not None:
+        ref_mean = statistics.fmean(r.rate for r in reads_of[reference])
+    rows = []
+    for name, arms in grouped.items():
+        reads = reads_of[name]
+        rates = [r.rate for r in reads]
+        mean = statistics.fmean(rates)
+        is_ref = name == reference
+        contrast = None
+        if reference is not None and not is_ref:
+            contrast = _contrast(reads, reads_of[reference], reference, single)
+        rows.append(ArmRow(
+            name=name,
+            mode=arms[0].mode,
+            objective=arms[0].objective,
+            reads=reads,
+            mean=mean,
+            min=min(rates),
+            max=max(rates),
+            optimizer_steps=arms[0].optimizer_steps,
+            delta_vs_reference=(None if ref_mean is None or is_ref else mean - ref_mean),
+            is_reference=is_ref,
+            measured={key: _mean_or_none([r.measured[key] for r in reads])
+                      for key, _l, _u in MEASURED},
+            contrast=contrast,
+            labels=reads[0].labels,
+        ))
+    hw = result.hardware
+    return HarnessScore(
+        name=result.name,
+        schema_version=result.schema_version,
+        arms=tuple(rows),
+        seeds=tuple(result.seeds),
+        single_seed=single,
+        reference=reference,
+        budget_axis=result.budget_axis,
+        labels=tuple(file_labels),
+        findings=tuple(findings),
+        refusals=refusals,
+        identity={
+            "name": result.name,
+            "description": result.description,
+            "miniverl_version": result.miniverl_version,
+            "git_commit": result.git_commit,
+            "created_at": result.created_at,
+            "notes": result.notes,
+            "hardware": hw,
+            "software": result.software,
+        },
+        controls={
+            "budget_axis": result.budget_axis,
+            "allowed_differences": result.controlled.get("allowed_differences"),
+            "cold_start_cycles": (result.cold_start or {}).get("cycles"),
+            "declared_differences": {
+                name: [_diff_row(r) for r in declared_diff(arms[0])]
+                for name, arms in grouped.items()
+            },
+        },
+    )
+
+
+def _diff_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {"path": row.get("path"), "common": row.get("common"), "arm": row.get("arm")}
+
+
+def measured_text(key: str, value: float | int | None) -> str:
+    """A measured quantity in its unit; None (null in the file) is a dash, never 0."""
+    if value is None:
+        return "—"
+    if "bytes" in key:
+        return f"{value / 2**20:,.1f} MiB"
+    if key.endswith("_seconds"):
+        return f"{value:,.1f}"
+    if key.endswith("_ratio"):
+        return f"{value:.3f}" if key != "cache_compression_ratio" else f"{value:,.1f}×"
+    if key == "selected_training_tokens_total":
+        return f"{value:,.0f}"
+    return f"{value:,.1f}"

@@ -1,0 +1,262 @@
+"""Reading a benchmark-harness result file: detect it by content, parse it, validate it.
+
+Detection looks at content only (never the file name): a JSON object with `miniverl_version`, a
+`schema_version` and an `arms` list is a harness result. Parsing is lenient where the audit has
+something to say (NaN and Infinity, which the harness wrote before it stored them as null, and
+repeated keys) and strict everywhere else; a file that is recognisably a harness result but does
+not validate is still *read*: its schema problems become findings (EV801), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from evalview.load.bounds import MAX_BYTES
+from evalview.load.errors import InputError
+from evalview.load.reader import Reader, Reading, ReadOptions
+from evalview.load.source import Source
+
+if TYPE_CHECKING:
+    from evalview.model.harness import BenchmarkResult
+
+#: The registry's name of the format (`Reading.format`).
+FORMAT = "benchmark-harness"
+
+#: Keys whose presence together identifies a harness result (schema 1 or 2).
+SIGNATURE = ("miniverl_version", "schema_version", "arms")
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaProblem:
+    """One validation error: the JSON location (`arms[3].optimizer_steps`) and what is wrong."""
+
+    where: str
+    message: str
+    line: int | None = None
+
+
+@dataclass
+class HarnessFile:
+    """A harness result as read: the model when it validates, else the schema problems.
+
+    `raw` is the parsed document (NaN kept as float nan) so the audit can look at what the file
+    says even where the model refused it; `text` finds lines for findings.
+    """
+
+    path: Path
+    text: str
+    raw: dict[str, Any]
+    result: BenchmarkResult | None
+    problems: list[SchemaProblem] = field(default_factory=list)
+    duplicate_keys: list[str] = field(default_factory=list)
+    nonfinite: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def line_of(self, needle: str, start_after: str | None = None) -> int | None:
+        """1-based line of the first `needle` (after `start_after`, if given), or None."""
+        base = 0
+        if start_after is not None:
+            at = self.text.find(start_after)
+            base = at if at >= 0 else 0
+        idx = self.text.find(needle, base)
+        return None if idx < 0 else self.text.count("\n", 0, idx) + 1
+
+    def arm_line(self, run_id: str) -> int | None:
+        """Line of an arm record, found by its unique run id."""
+        return self.line_of(f'"run_id": {json.dumps(run_id)}') or self.line_of(json.dumps(run_id))
+
+    def key_line(self, key: str) -> int | None:
+        return self.line_of(f"{json.dumps(key)}:")
+
+
+def looks_like_harness(doc: object) -> bool:
+    """True for a JSON object carrying the harness signature keys."""
+    return isinstance(doc, dict) and all(k in doc for k in SIGNATURE) and isinstance(
+        doc.get("arms"), list
+    )
+
+
+def parse_lenient(raw: bytes) -> tuple[Any, list[str]]:
+    """Parse JSON accepting NaN/Infinity (as floats) and noting repeated keys (last one kept).
+
+    Raises ValueError (with the reason) for text that is not JSON at all.
+    """
+    duplicates: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in items:
+            if k in out:
+                duplicates.append(k)
+            out[k] = v
+        return out
+
+    text = raw.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    if text.startswith("\ufeff"):
+        raise ValueError("the file starts with a UTF-8 byte order mark")
+    return json.loads(text, object_pairs_hook=pairs), duplicates
+
+
+def sniff(raw: bytes) -> bool:
+    """Cheap content test before a full parse: the signature keys appear in the text."""
+    return all(f'"{k}"'.encode() in raw for k in SIGNATURE)
+
+
+def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
+    """A HarnessFile when `raw` is a harness result, None when it is some other format.
+
+    Raises InputError only when the content cannot be parsed as JSON at all although it
+    carries the signature (so the user learns it is a broken harness file, not a wrong path).
+    """
+    if not sniff(raw):
+        return None
+    if len(raw) > MAX_BYTES:
+        raise InputError(
+            f"{path}: {len(raw):,} bytes, over the {MAX_BYTES // (1024 * 1024)} MiB bound of a "
+            "results JSON. Pass the harness's <name>.json, not a concatenation of runs."
+        )
+    try:
+        doc, duplicates = parse_lenient(raw)
+    except ValueError as exc:
+        raise InputError(
+            f"{path}: looks like a benchmark-harness result (miniverl_version, schema_version, "
+            f"arms) but is not JSON ({exc}). Re-write it with the harness, or restore it from "
+            "where it was published."
+        ) from exc
+    if not looks_like_harness(doc):
+        return None
+    assert isinstance(doc, dict)
+    from pydantic import ValidationError
+
+    from evalview.model.harness import BenchmarkResult
+
+    text = raw.decode("utf-8")
+    nonfinite = sorted(_nonfinite_paths(doc, ""))
+    try:
+        result: BenchmarkResult | None = BenchmarkResult.model_validate(doc)
+        problems: list[SchemaProblem] = []
+    except ValidationError as exc:
+        result = None
+        problems = [_problem(doc, text, e) for e in exc.errors(include_url=False)]
+    return HarnessFile(path, text, doc, result, problems, sorted(set(duplicates)), nonfinite)
+
+
+def _detect(source: Source) -> bool:
+    """The harness writes `schema_version` and `miniverl_version` first; `arms` comes after the
+    configs, so it is looked for in the whole (cached) file."""
+    if source.is_dir:
+        return False
+    head = source.head()
+    if b'"miniverl_version"' not in head or b'"schema_version"' not in head:
+        return False
+    return b'"arms"' in source.raw
+
+
+def _read(source: Source, options: ReadOptions) -> Reading:
+    hf = read_harness_bytes(source.path, source.raw)
+    if hf is None:
+        raise InputError(
+            f"{source.path}: names miniverl_version and schema_version but is not a "
+            "benchmark-harness result (a JSON object with an `arms` list). Pass the harness's "
+            "<name>.json or benchmark-submission.json as written."
+        )
+    return Reading(source.path, FORMAT, payload=hf)
+
+
+#: Joins the registry (`evalview.load.registry.READERS`): no episode read, the file as payload.
+READER = Reader(
+    name=FORMAT,
+    summary="miniVERL benchmark-harness result (BenchmarkResult, schema 1 or 2): arms x seeds",
+    detect=_detect,
+    read=_read,
+)
+
+
+def read_harness(path: str | Path) -> HarnessFile | None:
+    """Read `path` if it is a harness result file (None for any other file or a directory).
+
+    Cheap for anything else: a directory is not opened, and the models (pydantic) are imported
+    only once the content carries the harness signature.
+    """
+    p = Path(path)
+    if not p.is_file():
+        return None
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{p}: cannot be read ({exc.strerror}).") from exc
+    return read_harness_bytes(p, raw)
+
+
+def _nonfinite_paths(value: Any, where: str) -> list[str]:
+    if isinstance(value, float) and not math.isfinite(value):
+        return [where]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _nonfinite_paths(v, _join(where, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _nonfinite_paths(v, f"{where}[{i}]")]
+    return []
+
+
+def _join(where: str, key: object) -> str:
+    return f"{where}.{key}" if where else str(key)
+
+
+def location(loc: tuple[int | str, ...]) -> str:
+    """`('arms', 3, 'optimizer_steps')` -> `arms[3].optimizer_steps`."""
+    out = ""
+    for part in loc:
+        out = f"{out}[{part}]" if isinstance(part, int) else _join(out, part)
+    return out or "(top level)"
+
+
+def _problem(doc: dict[str, Any], text: str, err: Any) -> SchemaProblem:
+    loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+    where = location(loc) + _arm_key(doc, loc)
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        message = f"{where}: unknown key (the format forbids extra keys); remove it or rename it"
+    elif kind == "missing":
+        message = f"{where}: required field is missing"
+    else:
+        message = f"{where}: {err['msg']} (got {_short(err.get('input'))})"
+    return SchemaProblem(where, message, _line_for(doc, text, loc))
+
+
+def _arm_key(doc: dict[str, Any], loc: tuple[int | str, ...]) -> str:
+    """` (arm/s<seed>)` for a location inside an arm record, so the reader knows which read."""
+    if len(loc) >= 2 and loc[0] == "arms" and isinstance(loc[1], int):
+        arms = doc.get("arms")
+        if isinstance(arms, list) and 0 <= loc[1] < len(arms) and isinstance(arms[loc[1]], dict):
+            rec = arms[loc[1]]
+            return f" ({rec.get('name')}/s{rec.get('seed')})"
+    return ""
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value, default=str, allow_nan=True)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _line_for(doc: dict[str, Any], text: str, loc: tuple[int | str, ...]) -> int | None:
+    """Best line for a location: the arm's run_id line, then the key within it."""
+    start = 0
+    if len(loc) >= 2 and loc[0] == "arms" and isinstance(loc[1], int):
+        arms = doc.get("arms")
+        if isinstance(arms, list) and 0 <= loc[1] < len(arms) and isinstance(arms[loc[1]], dict):
+            run_id = arms[loc[1]].get("run_id")
+            if isinstance(run_id, str):
+                at = text.find(json.dumps(run_id))
+                start = max(text.rfind("{", 0, at), 0) if at >= 0 else 0
+    last = next((p for p in reversed(loc) if isinstance(p, str)), None)
+    idx = text.find(f"{json.dumps(last)}:", start) if last is not None else -1
+    if idx < 0:
+        idx = start if start else -1
+    return None if idx < 0 else text.count("\n", 0, idx) + 1

@@ -1,0 +1,59 @@
+"""What an export says when it is done: one wording for `evalview export` and the app's dialog.
+
+Both views only style these lines (rich markup, a Text); what they say, and which warnings a
+person must read before publishing, is decided here once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evalview.fmt import pct
+
+if TYPE_CHECKING:
+    from evalview.report.export import Exported
+
+
+@dataclass(frozen=True, slots=True)
+class ExportSummary:
+    """The headline count, the files written, and the warnings to read before publishing."""
+
+    destination: Path
+    #: e.g. "4/12 successes / selected (33.3 %)"
+    headline: str
+    files: tuple[Path, ...]
+    warnings: tuple[str, ...]
+
+
+def export_summary(done: Exported) -> ExportSummary:
+    """Summarise a finished export (nothing is re-read or recomputed)."""
+    r = done.result
+    head = r.denominators[0]
+    warnings: list[str] = []
+    if r.pending_infrastructure_errors:
+        warnings.append(
+            f"{r.pending_infrastructure_errors} infrastructure error(s) pending a re-run are "
+            "shown as a warning on the page."
+        )
+    if r.audit_warnings:
+        warnings.append(f"{len(r.audit_warnings)} audit warning(s) are listed on the page.")
+    for key in r.metrics_selected:
+        missing = sum(1 for e in r.episodes if e.metrics.get(key) is None)
+        if missing:
+            warnings.append(
+                f"--metric {key}: {missing} of {len(r.episodes)} episode(s) have no numeric or "
+                "boolean value; published as null."
+            )
+    if r.redactions:
+        warnings.append(
+            f"{r.redactions} string(s) held a local path, a user name or a credential-named key "
+            "and were redacted. Read the files before you publish them."
+        )
+    return ExportSummary(
+        destination=done.destination,
+        headline=f"{head.successes}/{head.denominator} successes / selected ({pct(head.rate)})",
+        files=tuple(done.files),
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,191 @@
+"""The reporting rules' verdict on one read: what refuses it and what a reader must be told.
+
+`score_run` gathers the facts (`ReadState`) and does the arithmetic; the rules that turn those
+facts into refusals and labels live here, so the wording and the order of every refusal and label
+of `evalview score` are in one place (reporting-rules.txt, "What the scorer pools").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from evalview.findings import Finding
+from evalview.model.run import Run
+from evalview.stats.benchmark import BenchmarkDeclaration, SeedSet
+from evalview.stats.errors import ErroredCase
+
+APPENDIX_VIEW = "(appendix view)"
+DEVELOPMENT = "[development seeds]"
+NOT_PUBLISHABLE = "not a publishable read"
+OFF_PROTOCOL = "OFF-PROTOCOL"
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why the read must not be reported. `code` is stable; `details` name the cases or files."""
+
+    code: str
+    message: str
+    details: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "details": list(self.details)}
+
+
+@dataclass(frozen=True, slots=True)
+class ReadState:
+    """Every fact about one read that its refusals and labels depend on (nothing else does)."""
+
+    path: str
+    #: the benchmark declaration's objections (None: no declaration, or none to make)
+    version_problem: str | None
+    seed_set_problem: str | None
+    off_protocol: tuple[str, ...]
+    untagged: tuple[str, ...]
+    view: str | None
+    #: why `view` cannot be shown (None: no view asked, or it is declared)
+    view_problem: str | None
+    seed_set: SeedSet | None
+    errored: tuple[ErroredCase, ...]
+    audit_errors: tuple[Finding, ...]
+    missing: tuple[str, ...]
+    has_tasks: bool
+    allow_errors: bool
+    allow_off_protocol: bool
+
+    @property
+    def view_applied(self) -> bool:
+        """The read is scored on a declared subset (an appendix view)."""
+        return self.view is not None and self.view_problem is None
+
+
+def view_problem(view: str | None, benchmark: BenchmarkDeclaration | None) -> str | None:
+    """Why `--view VIEW` cannot be shown: subsets are declared by the benchmark, by name."""
+    if view is None:
+        return None
+    if benchmark is None:
+        return f"--view {view} needs --benchmark FILE: subsets are declared by the benchmark."
+    if view not in benchmark.subsets:
+        known = ", ".join(sorted(benchmark.subsets)) or "none"
+        return f"{benchmark.source} declares no subset {view!r} (declared: {known})."
+    return None
+
+
+def refusals(s: ReadState) -> tuple[Refusal, ...]:
+    """The refusals of one read, in the order `score --json` lists them."""
+    out: list[Refusal] = []
+    if s.version_problem is not None:
+        out.append(Refusal("benchmark-version", f"{s.path}: {s.version_problem}."))
+    if s.seed_set_problem is not None:
+        out.append(Refusal("seed-set", f"{s.path}: {s.seed_set_problem}."))
+    if s.off_protocol and not s.allow_off_protocol:
+        out.append(
+            Refusal(
+                "off-protocol",
+                f"{s.path}: an off-protocol read ({'; '.join(s.off_protocol)}). The scorer reads "
+                "an off-protocol result only with --allow-off-protocol, and labels it "
+                "OFF-PROTOCOL.",
+                s.off_protocol,
+            )
+        )
+    if s.untagged:
+        out.append(
+            Refusal(
+                "quality-tag-untagged",
+                f"{s.path}: the read is conditioned on quality tag 0 ({', '.join(s.untagged)}). "
+                "Tag 0 is the trainer's \"untagged\" sentinel, not a trained quality bin: "
+                "re-run with the quality bin the policy was trained on.",
+                s.untagged,
+            )
+        )
+    if s.view_problem is not None:
+        out.append(Refusal("view-unknown", s.view_problem))
+    if s.errored and not s.allow_errors:
+        pending = sum(1 for e in s.errored if e.pending)
+        out.append(
+            Refusal(
+                "errored-rollouts",
+                f"{s.path}: {len(s.errored)} errored rollout(s) ({pending} infrastructure, "
+                "pending a re-run). The reporting rules score only reads whose rollouts all "
+                "completed: re-run them, or pass --allow-errors to score them as non-successes "
+                "(not a publishable read).",
+                tuple(e.describe() for e in s.errored),
+            )
+        )
+    if s.audit_errors and not s.allow_errors:
+        out.append(
+            Refusal(
+                "audit-errors",
+                f"{s.path}: the audit finds {len(s.audit_errors)} error(s); the record is "
+                "inconsistent. Fix them (see `evalview check`), or pass --allow-errors to score "
+                "it anyway (not a publishable read).",
+                tuple(_finding_line(f) for f in s.audit_errors),
+            )
+        )
+    if not s.has_tasks:
+        out.append(
+            Refusal(
+                "no-cases",
+                f"{s.path}: no selected case to score (manifest.json protocol.episode_ids is "
+                "empty or unreadable).",
+            )
+        )
+    return tuple(out)
+
+
+def labels(s: ReadState) -> tuple[str, ...]:
+    """What a reader must see beside the numbers, the appendix-view label first."""
+    out: list[str] = []
+    if s.view_applied:
+        out.append(APPENDIX_VIEW)
+    if s.seed_set == "development":
+        out.append(DEVELOPMENT)
+    if s.off_protocol and s.allow_off_protocol:
+        out.append(f"{OFF_PROTOCOL}: {'; '.join(s.off_protocol)}")
+    if s.allow_errors and (s.errored or s.audit_errors):
+        parts = []
+        if s.errored:
+            parts.append(f"{len(s.errored)} errored rollout(s) scored as non-successes")
+        if s.audit_errors:
+            parts.append(f"{len(s.audit_errors)} audit error(s)")
+        out.append(f"{NOT_PUBLISHABLE}: {', '.join(parts)} (--allow-errors)")
+    if s.missing:
+        out.append(
+            f"{len(s.missing)} declared case(s) missing from the run, counted as failures"
+        )
+    return tuple(out)
+
+
+#: Where a conditioned read names its quality bin (docs/statistics.md, "quality tags").
+QUALITY_TAG_PLACES = (
+    ("policy",),
+    ("protocol",),
+    ("method", "configuration"),
+)
+QUALITY_TAG_KEYS = ("quality_tag", "quality_bin")
+
+
+def untagged_quality_tags(run: Run) -> tuple[str, ...]:
+    """The manifest fields that condition the read on quality tag 0 (`0` or `"0"`)."""
+    found = []
+    for place in QUALITY_TAG_PLACES:
+        node: Any = run.manifest
+        for key in place:
+            node = node.get(key) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            continue
+        for key in QUALITY_TAG_KEYS:
+            value = node.get(key)
+            if (type(value) is int and value == 0) or (
+                isinstance(value, str) and value.strip() == "0"
+            ):
+                found.append(f"manifest.{'.'.join(place)}.{key} = {value!r}")
+    return tuple(found)
+
+
+def _finding_line(f: Finding) -> str:
+    """`CODE place: message`, the place once: most audit messages already begin with it."""
+    if f.file and f.message.startswith(f.file):
+        return f"{f.code} {f.message}"
+    return f"{f.code} {f.location}: {f.message}"

@@ -1,0 +1,277 @@
+"""The app on a benchmark-harness result: Arms, Measured, Controls and Findings tabs.
+
+A harness result is arms x seeds, not episodes, so it gets its own small app over the headless
+`evalview.harness` objects (the same numbers `score --json` prints). The Arms tab draws every arm's
+min-max range over seeds and every read's Wilson 95 % interval on one 0-100 % scale; the header
+keeps the audit verdict and, for a single-seed file, the label that goes beside every number.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+
+from evalview.findings import Finding, count_by_severity
+from evalview.harness.score import MEASURED, HarnessScore, measured_text
+from evalview.load.harness_result import HarnessFile
+from evalview.session import HarnessSession
+from evalview.tui.bars import interval_bar
+from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct
+from evalview.tui.safe import esc, plain
+from evalview.tui.theme import EVALVIEW_THEME
+
+BAR_WIDTH = 21
+TABS = (("arms", "Arms"), ("measured", "Measured"), ("controls", "Controls"),
+        ("findings", "Findings"))
+
+
+def _pt(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:+.1f} pt"
+
+
+def _range(lo: float, hi: float) -> str:
+    return f"{100 * lo:.1f}–{100 * hi:.1f} %"
+
+
+class HarnessApp(App[int]):
+    """`HarnessApp(file, card, findings)`: everything is computed before the app starts (a harness
+    file is small), so no frame waits on I/O."""
+
+    CSS_PATH = Path(__file__).with_name("evalview.tcss")
+    TITLE = "evalview"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit", id="harness.quit"),
+        *(Binding(str(i), f"tab('{key}')", name, id=f"harness.tab.{key}")
+          for i, (key, name) in enumerate(TABS, start=1)),
+    ]
+
+    def __init__(self, hf: HarnessFile, card: HarnessScore | None, findings: list[Finding]):
+        super().__init__()
+        self.hf = hf
+        self.card = card
+        self.findings = findings
+
+    # ----------------------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        yield Static(self._header_text(), id="harness-header")
+        with TabbedContent(id="harness-tabs"):
+            with TabPane("1 Arms", id="arms"), Vertical():
+                yield Static(self._arms_title(), id="arms-title", classes="pane-title")
+                yield DataTable(id="arms-table", cursor_type="row", zebra_stripes=True)
+                yield Static(self._contrasts_text(), id="arms-contrasts")
+            with TabPane("2 Measured", id="measured"), Vertical():
+                yield Static(self._caveat(), id="measured-caveat", classes="pane-title")
+                yield DataTable(id="measured-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("3 Controls", id="controls"):
+                yield VerticalScroll(Static(self._controls_text(), id="controls-text"))
+            with TabPane("4 Findings", id="findings"):
+                yield DataTable(id="findings-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.register_theme(EVALVIEW_THEME)
+        self.theme = EVALVIEW_THEME.name
+        self.sub_title = str(self.hf.path)
+        self._fill_arms()
+        self._fill_measured()
+        self._fill_findings()
+
+    def action_tab(self, key: str) -> None:
+        self.query_one(TabbedContent).active = key
+        table = {"arms": "#arms-table", "measured": "#measured-table",
+                 "findings": "#findings-table"}.get(key)
+        if table:
+            self.query_one(table, DataTable).focus()
+
+    # ----------------------------------------------------------------------------- header
+    def _header_text(self) -> str:
+        counts = count_by_severity(self.findings)
+        e, w = counts["error"], counts["warning"]
+        if e:
+            verdict = f"[bold red]✗ {e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}[/]"
+        elif w:
+            verdict = f"[bold yellow]⚠ {w} warning{'s' * (w != 1)}[/]"
+        else:
+            verdict = "[bold green]✓ clean[/]"
+        res = self.hf.result
+        name = esc(res.name) if res is not None else esc(self.hf.name)
+        lines = [f"[bold]{name}[/]  benchmark-harness result  {verdict}"]
+        card = self.card
+        if card is not None:
+            seeds = ", ".join(str(s) for s in card.seeds) or "not recorded"
+            ref = esc(card.reference or "none: no delta quoted")
+            lines.append(f"budget axis {esc(card.budget_axis or 'not recorded')} · seeds {seeds} "
+                         f"· reference {ref}")
+            lines += [f"[bold yellow]{esc(label)}[/]" for label in card.labels]
+            if card.refused:
+                lines.append("[bold red]refused: audit errors (Findings, 4); the numbers below are "
+                             "shown for review only, not publishable[/]")
+        else:
+            lines.append("[bold red]not a valid BenchmarkResult: see Findings (4)[/]")
+        return "\n".join(lines)
+
+    def _arms_title(self) -> str:
+        ref = self.card.reference if self.card is not None else None
+        against = f"Δ over {esc(ref)} (never over zero)" if ref else "no reference row: no Δ"
+        return ("arms: mean, min–max over seeds (bar) and every read's Wilson 95 % (bar), one "
+                f"0–100 % scale · {against}")
+
+    def _contrasts_text(self) -> str:
+        card = self.card
+        if card is None or card.reference is None:
+            return ""
+        lines = [f"[bold]replicate contrast against {esc(card.reference)}[/] (paired by seed; a "
+                 "claim needs 3 shared seeds)"]
+        for row in card.arms:
+            c = row.contrast
+            if c is None:
+                continue
+            style = "bold" if c.claim else "dim"
+            label = "".join(f"  [yellow]{esc(x)}[/]" for x in row.labels)
+            lines.append(f"  {esc(row.name)}: [{style}]{esc(c.statement())} ({esc(c.label)})[/]"
+                         + label)
+        return "\n".join(lines)
+
+    def _caveat(self) -> str:
+        return "" if self.card is None else f"[italic]{esc(self.card.caveat)}[/]"
+
+    # ----------------------------------------------------------------------------- tables
+    def _fill_arms(self) -> None:
+        table = self.query_one("#arms-table", DataTable)
+        card = self.card
+        single = card is not None and card.single_seed
+        columns = ["arm / seed", "steps", "solved / n", "rate", "min–max · Wilson",
+                   "0 %" + " " * (BAR_WIDTH - 8) + "100 %", "Δ"]
+        if single:
+            columns.append("label")
+        for label in columns:
+            table.add_column(label, key=label)
+        if card is None:
+            return
+        for row in card.arms:
+            delta = "reference" if row.is_reference else _pt(row.delta_vs_reference)
+            cells = [
+                Text.assemble((row.name, "bold"), (" (ref.)" if row.is_reference else "",
+                                                   "dim")),
+                Text(str(row.optimizer_steps), justify="right"),
+                Text(f"{len(row.reads)} seed{'s' * (len(row.reads) != 1)}", justify="right"),
+                Text(pct(row.mean), justify="right", style="bold"),
+                Text(_range(row.min, row.max), justify="right"),
+                interval_bar(row.min, row.max, row.mean, BAR_WIDTH),
+                Text(delta, justify="right"),
+            ]
+            if single:
+                cells.append(Text(", ".join(row.labels), style="yellow"))
+            table.add_row(*cells, key=f"arm:{row.name}")
+            for r in row.reads:
+                wilson = r.wilson95
+                cells = [
+                    Text(f"  s{r.seed}", style="dim"),
+                    Text(str(r.optimizer_steps), justify="right", style="dim"),
+                    Text("not a count" if r.solved is None else f"{r.solved} / {r.rollouts}",
+                         justify="right"),
+                    Text(pct(r.rate), justify="right"),
+                    Text("—" if wilson is None else _range(*wilson), justify="right"),
+                    (Text("") if wilson is None
+                     else interval_bar(wilson[0], wilson[1], r.rate, BAR_WIDTH)),
+                    Text(""),
+                ]
+                if single:
+                    cells.append(Text(", ".join(r.labels), style="yellow"))
+                table.add_row(*cells, key=f"read:{row.name}:{r.seed}")
+
+    def _fill_measured(self) -> None:
+        table = self.query_one("#measured-table", DataTable)
+        card = self.card
+        table.add_column("arm", key="arm")
+        for key, label, _unit in MEASURED:
+            table.add_column(label, key=key)
+        if card is not None and card.single_seed:
+            table.add_column("label", key="label")
+        if card is None:
+            return
+        for row in card.arms:
+            cells: list[Text] = [plain(row.name)]
+            cells += [Text(measured_text(k, row.measured[k]), justify="right")
+                      for k, _l, _u in MEASURED]
+            if card.single_seed:
+                cells.append(Text(", ".join(row.labels), style="yellow"))
+            table.add_row(*cells, key=row.name)
+
+    def _fill_findings(self) -> None:
+        from evalview.audit import RULES
+
+        table = self.query_one("#findings-table", DataTable)
+        for label in ("severity", "code", "rule", "where", "message"):
+            table.add_column(label, key=label)
+        for i, f in enumerate(self.findings):
+            sev = f.severity.value
+            where = f.location
+            table.add_row(
+                Text(f"{SEVERITY_MARK[sev]} {sev}", style=SEVERITY_STYLE[sev]),
+                Text(f.code),
+                Text(RULES[f.code].name if f.code in RULES else ""),
+                plain(where),
+                plain(f.message),
+                key=str(i),
+            )
+
+    def _controls_text(self) -> str:
+        card = self.card
+        if card is None:
+            return "The file is not a valid BenchmarkResult; its controls are not shown."
+        c = card.controls
+        allowed = c.get("allowed_differences")
+        lines = [
+            f"[bold]budget axis[/]  {esc(c.get('budget_axis') or 'not recorded')}"
+            + ("  (equal optimizer updates, not equal compute)"
+               if c.get("budget_axis") == "optimizer_steps" else ""),
+            f"[bold]shared cold start[/]  {esc(c.get('cold_start_cycles'))} cycles"
+            if c.get("cold_start_cycles") is not None else "[bold]shared cold start[/]  n/a",
+            "[bold]allowed differences[/]  " + (
+                "[yellow]not recorded[/]" if allowed is None
+                else (", ".join(esc(p) for p in allowed) or "none")),
+            "",
+            "[bold]each arm's declared differences from the common config[/]",
+        ]
+        from evalview.harness.audit import path_allowed
+
+        for name, rows in c.get("declared_differences", {}).items():
+            lines.append(f"  [bold]{esc(name)}[/]")
+            if not rows:
+                lines.append("    none (the common config)")
+            for r in rows:
+                path = str(r.get("path"))
+                undeclared = allowed is not None and not path_allowed(path, allowed)
+                mark = "  [bold red]✗ not in allowed_differences[/]" if undeclared else ""
+                lines.append(f"    {esc(path)}: {esc(r.get('common'))} → "
+                             f"{esc(r.get('arm'))}{mark}")
+        return "\n".join(lines)
+
+
+def harness_app(session: HarnessSession) -> HarnessApp:
+    """Score the opened harness result (headless, `evalview.session`) and build the app."""
+    from evalview.harness.score import score_harness
+
+    hf, findings = session.file, session.findings
+    card = None
+    if hf.result is not None:
+        # shown even with audit errors (for review), with the refusal in the header
+        card = score_harness(hf.result, findings, allow_errors=True)
+        if any(f.severity.value == "error" for f in findings):
+            card = _with_refusal(card, findings)
+    return HarnessApp(hf, card, findings)
+
+
+def _with_refusal(card: HarnessScore, findings: list[Finding]) -> HarnessScore:
+    from dataclasses import replace
+
+    errors = tuple(f"{f.code} {f.message}" for f in findings if f.severity.value == "error")
+    labels = tuple(lbl for lbl in card.labels if not lbl.startswith("not a publishable"))
+    return replace(card, refusals=errors, labels=labels)

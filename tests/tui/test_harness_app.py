@@ -1,0 +1,102 @@
+"""The app on benchmark-harness results, driven as a person would (pilot)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, Static, TabbedContent
+
+from evalview.harness.audit import SINGLE_SEED_LABEL
+from evalview.session import open_harness
+from evalview.tui.harness_app import HarnessApp, harness_app
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+
+
+def _app(name: str) -> HarnessApp:
+    opened = open_harness(SAMPLES / name)
+    assert opened is not None
+    return harness_app(opened)
+
+
+def _cells(table: DataTable[Any], column: str) -> list[str]:
+    return [str(table.get_cell(row, column)) for row in table.rows]
+
+
+def test_single_seed_arms_tab_labels_every_row() -> None:
+    async def main() -> None:
+        app = _app("gpu-calc-hard-single-seed.json")
+        async with app.run_test(size=(150, 40)) as pilot:
+            await pilot.pause()
+            header = str(app.query_one("#harness-header", Static).render())
+            assert SINGLE_SEED_LABEL in header and "4 warnings" in header
+            table = app.query_one("#arms-table", DataTable)
+            assert table.row_count == 10  # 5 arms + 5 reads
+            assert set(_cells(table, "label")) == {SINGLE_SEED_LABEL}
+            rates = _cells(table, "rate")
+            assert rates[0] == "25.0 %" and rates[1] == "25.0 %"
+            wilson = _cells(table, "min–max · Wilson")
+            assert wilson[1] == "14.9–38.8 %"  # 12 / 48, the read under cold-start-only
+            measured = app.query_one("#measured-table", DataTable)
+            assert set(_cells(measured, "label")) == {SINGLE_SEED_LABEL}
+    asyncio.run(main())
+
+
+def test_keys_switch_tabs_and_findings_list_every_finding() -> None:
+    async def main() -> None:
+        app = _app("gpu-calc-hard-single-seed.json")
+        async with app.run_test(size=(150, 40)) as pilot:
+            await pilot.press("4")
+            assert app.query_one(TabbedContent).active == "findings"
+            table = app.query_one("#findings-table", DataTable)
+            codes = _cells(table, "code")
+            assert sorted(codes) == ["EV804", "EV807", "EV811", "EV811", "EV811"]
+            await pilot.press("2")
+            assert app.query_one(TabbedContent).active == "measured"
+            caveat = str(app.query_one("#measured-caveat", Static).render())
+            assert "measured, not matched" in caveat
+    asyncio.run(main())
+
+
+def test_controls_mark_the_undeclared_difference() -> None:
+    async def main() -> None:
+        app = _app("gpu-calc-hard-undeclared-difference.json")
+        async with app.run_test(size=(150, 40)) as pilot:
+            await pilot.press("3")
+            text = str(app.query_one("#controls-text", Static).render())
+            line = next(x for x in text.splitlines() if "train.rollouts_per_cycle" in x)
+            assert "not in allowed_differences" in line
+            assert "allowed differences  run.mode, train.cycles" in text
+            header = str(app.query_one("#harness-header", Static).render())
+            assert "refused" in header and "2 errors" in header
+    asyncio.run(main())
+
+
+def test_three_seed_contrasts_are_paired() -> None:
+    async def main() -> None:
+        app = _app("gpu-calc-hard-equal-update-3seeds.json")
+        async with app.run_test(size=(150, 40)) as pilot:
+            await pilot.pause()
+            text = str(app.query_one("#arms-contrasts", Static).render())
+            assert text.count("paired, n_seeds=3") == 4 and "no claim" not in text
+            table = app.query_one("#arms-table", DataTable)
+            assert table.row_count == 5 + 15
+            assert "label" not in [str(c.label) for c in table.columns.values()]
+    asyncio.run(main())
+
+
+def test_evalview_path_opens_the_harness_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    from evalview.cli.open import main
+
+    opened: list[str] = []
+
+    def fake_run(self: HarnessApp) -> int:
+        opened.append(self.hf.name)
+        return 0
+
+    monkeypatch.setattr(HarnessApp, "run", fake_run)
+    assert main([str(SAMPLES / "cpu-toy-calc-equal-update-v2.json")]) == 0
+    assert opened == ["cpu-toy-calc-equal-update-v2.json"]
