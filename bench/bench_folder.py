@@ -165,7 +165,14 @@ worker, results in scan order. Each worker sends back a small picklable document
 or the table row), never the parsed run. The Runs screen reads the first reads in its own worker
 thread while the pool's forkserver starts (about a second of imports), then hands the rest to the
 pool; `evalview DIR` starts multiprocessing's helper processes before Textual takes the terminal.
-With `-j 1` the folder is checked in one process: about the sequential time."""
+With `-j 1` the folder is checked in one process, the same work as the sequential script (their
+gap in one measurement is the shared machine's noise).
+
+Measured on a machine shared with five other jobs (load average about 10 on 2 cores), so the
+ratios are what two cores gave under that contention, not on a quiet machine. The rows are listed
+(paths, "… reading") within 1 s; the first *read* row took 2.4 s there, most of it the first use
+of the core's imports and one 1,200-episode read competing for the cores: that budget is not met
+as measured, and was not re-measured on a quiet machine."""
 
 
 def write_docs(env: str, rows: list[tuple[str, str]], verdicts: dict[str, bool],
