@@ -2,7 +2,8 @@
 
 Codes are grouped by family, like a linter's: EV1xx reading, EV2xx manifest, EV3xx episodes,
 EV4xx closure (status and completeness), EV5xx summary, EV6xx publication caveats, EV8xx
-benchmark-harness results (defined in `evalview.harness.rules`). A code, once
+benchmark-harness results (defined in `evalview.harness.rules`), EV9xx a reopened result.json
+whose recorded numbers disagree with its own episodes. A code, once
 published, never changes meaning; retired codes are not reused.
 
 This module sits below both the loader and the audit: the loader emits the reading rules (EV1xx,
@@ -23,6 +24,7 @@ FAMILIES = {
     "5": "summary",
     "6": "publication",
     "8": "benchmark harness",
+    "9": "reopened result",
 }
 
 
@@ -95,10 +97,43 @@ TOO_MANY_EPISODES = rule(
     "EV110", "too-many-episodes", E, "More than 10,000 episodes; episodes not read."
 )
 EMPTY_LINE = rule("EV111", "empty-line", E, "episodes.jsonl has an empty line inside it.")
+TOO_DEEP = rule(
+    "EV112", "nested-too-deep", E, "A JSON value is nested deeper than 128 levels; not read."
+)
 
 PROBLEM_RULES = {
     "not-utf8": NOT_UTF8,
     "invalid-json": INVALID_JSON,
     "duplicate-key": DUPLICATE_KEY,
     "nonfinite-number": NONFINITE_NUMBER,
+    "too-deep": TOO_DEEP,
 }
+
+# Rules of a reopened result.json (EV9xx): made when the session audits one, by recomputing every
+# number it records from the episodes it lists (stats/reaudit.py).
+RESULT_NO_EPISODES = rule(
+    "EV901", "result-no-episodes", E,
+    "A result.json lists no episode, so none of the numbers it records can be checked.",
+)
+RESULT_COUNT_MISMATCH = rule(
+    "EV902", "result-count-mismatch", E,
+    "A count recorded in result.json differs from the count of its own episodes.",
+)
+RESULT_RATE_MISMATCH = rule(
+    "EV903", "result-rate-mismatch", E,
+    "A rate, the aggregate mean or its SE recorded in result.json differs from its episodes'.",
+)
+RESULT_INTERVAL_MISMATCH = rule(
+    "EV904", "result-interval-mismatch", E,
+    "An interval in result.json (Wilson, the aggregate's 95 %, the bootstrap) differs from its "
+    "episodes', or its low end is above its high end.",
+)
+RESULT_TASKS_MISMATCH = rule(
+    "EV905", "result-tasks-mismatch", E,
+    "The tasks result.json lists differ from the tasks of its episodes.",
+)
+RESULT_EPISODE_INVALID = rule(
+    "EV906", "result-episode-invalid", E,
+    "An episode of result.json contradicts itself (a completed case without a boolean success, "
+    "an error without its category, an outcome on an unattempted case).",
+)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalview.findings import Finding, Severity, count_by_severity
+from evalview.findings import Finding, Severity, count_by_severity, sort_findings
 from evalview.load import InputError, ReadOptions, Source, read_input, select_run
 from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
 from evalview.model.run import Run
@@ -162,10 +162,21 @@ def _with_progress(options: ReadOptions, progress: Progress | None) -> ReadOptio
 
 
 def _audited(path: Path, run: Run, progress: Progress | None) -> Session:
+    _step(progress, 1)
+    return Session(path=path, run=run, findings=audit_read(run))
+
+
+def audit_read(run: Run) -> list[Finding]:
+    """The audit's findings, and for a reopened result.json every recorded number that its own
+    episodes do not give (EV9xx): such a file is audited, not trusted."""
     from evalview.audit import audit
 
-    _step(progress, 1)
-    return Session(path=path, run=run, findings=audit(run))
+    findings = audit(run)
+    if run.published is None:  # not a result.json: `check` imports no scorer (numpy, pydantic)
+        return findings
+    from evalview.stats.reaudit import recompute_findings
+
+    return sort_findings(findings + recompute_findings(run))
 
 
 def score_session(session: Session, options: ScoreOptions | None = None) -> Scorecard:

@@ -33,3 +33,25 @@ def clean(value: object) -> str:
     character for one (so offsets into the string stay valid)."""
     text = str(value)
     return text.translate(_TABLE) if _UNSAFE.search(text) else text
+
+
+#: The UTF-8 form of every character `_HIDDEN` lists (C1 controls, U+061C, U+200B-U+200F,
+#: U+2028-U+202E, U+2060-U+206F, U+FEFF). orjson escapes C0 controls already; these it writes raw.
+_HIDDEN_UTF8 = re.compile(
+    rb"\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x8f\xa8-\xae]|\xe2\x81[\xa0-\xaf]|\xef\xbb\xbf"
+)
+
+
+def _escape(match: re.Match[bytes]) -> bytes:
+    return b"\\u%04x" % ord(match.group().decode("utf-8"))
+
+
+def escape_invisible_json(data: bytes) -> bytes:
+    """JSON text with every invisible or bidirectional character written as a `\\uXXXX` escape.
+
+    Such characters are legal inside JSON strings, and a reader paging `--json` output would see
+    nothing, or text reordered by a right-to-left override. They cannot occur outside a string
+    (they are not JSON whitespace), so replacing them byte-wise is exact; the parsed value is the
+    same. Output without them is returned unchanged (the same object).
+    """
+    return _HIDDEN_UTF8.sub(_escape, data) if _HIDDEN_UTF8.search(data) else data

@@ -82,9 +82,9 @@ def test_text_task_names_whole_and_no_p_without_pairs(
 ) -> None:
     ids = [f"{task}/seed{1000 + i}" for task in ("place-book-shelf", "t") for i in range(4)]
     a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"))
-    b_out = {eid: ("u" if eid.startswith("place") else "f") for eid in ids}
+    b_out = {eid: ("e:infrastructure" if eid.startswith("place") else "f") for eid in ids}
     b = write_run(tmp_path / "b", b_out, manifest={"run_id": "run-2"})
-    assert main(["compare", str(a), str(b)]) == 0
+    assert main(["compare", str(a), str(b), "--allow-errors"]) == 0
     lines = capsys.readouterr().out.splitlines()
     # a task name used to be folded at 8 characters ("place-bo" / "ok-shelf") in an 80-column pipe
     rows = [line.split() for line in lines if line.split()[:1] == ["place-book-shelf"]]
@@ -106,3 +106,43 @@ def test_off_protocol_refused_unless_allowed_then_labelled(
     assert json.loads(capsys.readouterr().out)["labels"] == ["OFF-PROTOCOL"]
     assert main(["compare", a, b, "--allow-off-protocol"]) == 0
     assert "OFF-PROTOCOL" in capsys.readouterr().out
+
+
+def test_errored_rollouts_refused_unless_allowed_then_labelled_and_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ids = [f"task-x/seed{1000 + i}" for i in range(6)]
+    a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"))
+    b = write_run(tmp_path / "b", {**dict.fromkeys(ids, "f"), ids[2]: "e:infrastructure"},
+                  manifest={"run_id": "run-2"})
+    assert main(["compare", str(a), str(b), "--json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["refused"] and "errored rollout" in doc["error"] and ids[2] in doc["error"]
+    assert main(["compare", str(a), str(b), "--json", "--allow-errors"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert any(label.startswith("not a publishable read") for label in doc["labels"])
+    assert doc["errored_pairs"] == [
+        {"episode_id": ids[2], "task": "task-x", "a": "success", "b": "error"}
+    ]
+    assert doc["overall"]["pairs"] == 5  # the errored pair is not counted as "neither"
+    assert main(["compare", str(a), str(b), "--allow-errors"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "not a publishable read" in out and f"left out (--allow-errors): {ids[2]}" in out
+
+
+def test_a_read_with_audit_errors_is_refused_even_with_allow_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ids = [f"task-x/seed{1000 + i}" for i in range(4)]
+    a = write_run(tmp_path / "a", dict.fromkeys(ids, "s"))
+    b = write_run(tmp_path / "b", dict.fromkeys(ids, "f"), manifest={"run_id": "run-2"})
+    # an interruption recorded as a completed failure (EV310)
+    lines = (b / "episodes.jsonl").read_text().splitlines()
+    lines[0] = lines[0].replace('"environment:done"', '"error:infrastructure"')
+    (b / "episodes.jsonl").write_text("\n".join(lines) + "\n")
+    result = next((b / "episodes").glob("*seed1000/result.json"))
+    result.write_text(lines[0])
+    for extra in ([], ["--allow-errors"]):
+        assert main(["compare", str(a), str(b), "--json", *extra]) == 1
+        doc = json.loads(capsys.readouterr().out)
+        assert "the audit finds" in doc["error"] and "EV310" in doc["error"]

@@ -83,7 +83,7 @@ def test_unwritable_parent_is_a_refusal(
 ) -> None:
     (tmp_path / "file").write_text("not a directory")
     assert main(["export", str(run), "--output-dir", str(tmp_path / "file" / "out")]) == 1
-    assert "cannot write" in _flat(capsys.readouterr().err)
+    assert "is not a directory" in _flat(capsys.readouterr().err)
 
 
 def test_help_documents_the_contract(capsys: pytest.CaptureFixture[str]) -> None:

@@ -75,15 +75,21 @@ def test_no_discordant_pairs_declares_nothing() -> None:
 
 def test_errored_and_unattempted_pairs_are_excluded_and_listed(tmp_path: Path) -> None:
     ids = _ids("task-x", 6)
-    a = write_run(tmp_path / "a", dict(zip(ids, ["s", "f", "e:infrastructure", "s", "u", "s"],
-                                           strict=True)))
-    b = write_run(tmp_path / "b", dict(zip(ids, ["s", "s", "s", "e:policy", "s", "f"],
-                                           strict=True)))
-    cmp = compare_runs(load_run(a), load_run(b))
+    # A: fail_fast stopped it after the infrastructure error, so its last case is unattempted
+    fail_fast = {"protocol": {"fail_fast": True}}
+    a_out = ["s", "f", "s", "s", "e:infrastructure", "u"]
+    b_out = ["s", "s", "s", "e:policy", "s", "f"]
+    a = write_run(tmp_path / "a", dict(zip(ids, a_out, strict=True)), manifest=fail_fast)
+    b = write_run(tmp_path / "b", dict(zip(ids, b_out, strict=True)), manifest=fail_fast)
+    with pytest.raises(Refused, match=r"errored rollout.*--allow-errors"):
+        compare_runs(load_run(a), load_run(b))
+    cmp = compare_runs(load_run(a), load_run(b), allow_errors=True)
     t = cmp.tasks[0]
-    assert (t.both, t.only_a, t.only_b, t.neither) == (1, 1, 1, 0)
+    assert (t.both, t.only_a, t.only_b, t.neither) == (2, 0, 1, 0)
     assert t.excluded == {"A error": 1, "B error": 1, "A unattempted": 1}
     assert cmp.overall.excluded == t.excluded
+    assert [p["episode_id"] for p in cmp.errored_pairs] == [ids[3], ids[4]]
+    assert any(label.startswith("not a publishable read") for label in cmp.labels)
 
 
 def test_episodes_in_only_one_read_are_reported(tmp_path: Path) -> None:

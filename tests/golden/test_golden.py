@@ -68,6 +68,12 @@ CASES: dict[str, list[str]] = {
     "compare-robobench-fail-fast": ["compare", ROBO, FAIL_FAST, "--json"],
     "compare-result-json": ["compare", "{tmp}/export-robo/result.json", "{tmp}/candidate",
                             "--json"],
+    # issue 10: a read with errored rollouts is compared only with --allow-errors (the four
+    # above are refused since; these keep the numbers under test)
+    "compare-robobench-candidate-allow": ["compare", ROBO, "{tmp}/candidate", "--json",
+                                          "--allow-errors"],
+    "compare-result-json-allow": ["compare", "{tmp}/export-robo/result.json", "{tmp}/candidate",
+                                  "--json", "--allow-errors"],
     "contrast-one-replicate": ["contrast", "--a", f"1={ROBO}", "--b", "1={tmp}/candidate",
                                "--json"],
     "contrast-one-replicate-allow": ["contrast", "--a", f"1={ROBO}", "--b", "1={tmp}/candidate",

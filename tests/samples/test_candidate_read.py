@@ -26,9 +26,11 @@ def candidate_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def comparison(candidate_dir: Path) -> dict[str, Any]:
-    """`evalview compare --json` as a user runs it (one JSON document on stdout)."""
+    """`evalview compare --json --allow-errors` as a user runs it (one JSON document on stdout;
+    both reads have errored rollouts, which compare refuses without the flag)."""
     done = subprocess.run(
-        [sys.executable, "-m", "evalview", "compare", str(SAMPLE), str(candidate_dir), "--json"],
+        [sys.executable, "-m", "evalview", "compare", str(SAMPLE), str(candidate_dir), "--json",
+         "--allow-errors"],
         capture_output=True,
         check=False,
     )
@@ -81,7 +83,9 @@ def test_unknown_task_or_bad_concordance_is_a_clear_error() -> None:
 
 def test_compare_pairs_every_episode_and_is_not_refused(comparison: dict[str, Any]) -> None:
     assert comparison["only_in_a"] == [] and comparison["only_in_b"] == []
-    assert comparison["labels"] == []  # not OFF-PROTOCOL
+    # not OFF-PROTOCOL; only the errored rollouts' label (--allow-errors), their pairs listed
+    assert [lab.split(":")[0] for lab in comparison["labels"]] == ["not a publishable read"]
+    assert len(comparison["errored_pairs"]) == sum(comparison["overall"]["excluded_pairs"].values())
     assert len(comparison["tasks"]) == 24
     excluded = sum(comparison["overall"]["excluded_pairs"].values())
     assert comparison["overall"]["pairs"] + excluded >= 1200  # every id paired (errors aside)

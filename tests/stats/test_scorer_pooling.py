@@ -134,3 +134,51 @@ def test_score_cli_refuses_then_allows_an_off_protocol_run(
     assert main(["score", path, "--allow-errors", "--allow-off-protocol", "--bootstrap", "0"]) == 0
     text = capsys.readouterr().out
     assert "OFF-PROTOCOL" in text and "entire native benchmark" in text
+
+
+# --- refusal gaps (issue 10, class 12) ------------------------------------------------------------
+
+_DECL = {
+    "schema_version": "evalview.benchmark/v1", "name": "robobench", "version": "1.2.0",
+    "version_sha256": "0" * 64,
+    "tasks": [{"name": "a", "test_seeds": [0, 1, 2, 3, 4]},
+              {"name": "b", "test_seeds": [0, 1, 2, 3, 4]}],
+}
+
+
+def test_a_run_without_version_sha256_is_not_publishable_against_a_declaration() -> None:
+    decl = parse_benchmark(_DECL)
+    bench = {"name": "robobench", "version": "1.2.0"}
+    run = _run({"benchmark": bench})
+    run.identity = replace(run.identity, benchmark_name="robobench", benchmark_version="1.2.0")
+    card = score_run(run, findings=[], bootstrap=0, benchmark=decl)
+    assert not card.publishable
+    assert any("benchmark version unverified" in lab and "version_sha256" in lab
+               for lab in card.labels)
+    run.documents["manifest.json"]["benchmark"] = {**bench, "version_sha256": "0" * 64}
+    card = score_run(run, findings=[], bootstrap=0, benchmark=decl)
+    assert card.publishable and not card.labels
+
+
+@pytest.mark.parametrize(
+    ("manifest", "where"),
+    [({"policy": {"name": "p", "quality_tag": 0.0}}, "manifest.policy.quality_tag = 0.0"),
+     ({"quality_tag": 0}, "manifest.quality_tag = 0"),
+     ({"quality_bin": "0"}, "manifest.quality_bin = '0'")],
+)
+def test_float_and_top_level_quality_tag_zero_is_refused(
+    manifest: dict[str, Any], where: str
+) -> None:
+    card = score_run(_run(manifest), findings=[], bootstrap=0)
+    assert [r.code for r in card.refusals] == ["quality-tag-untagged"]
+    assert card.refusals[0].details == (where,)
+
+
+def test_a_view_whose_size_contradicts_its_name_is_labelled() -> None:
+    decl = parse_benchmark({**_DECL, "subsets": {"informative_20": ["a"], "pair_2": ["a", "b"]}})
+    card = score_run(_run({}), findings=[], bootstrap=0, benchmark=decl, view="informative_20")
+    assert card.aggregate.name == "informative_20"  # still the appendix view
+    (warning,) = [lab for lab in card.labels if lab.startswith("warning: view")]
+    assert "names 20 tasks" in warning and "declares 1" in warning
+    fine = score_run(_run({}), findings=[], bootstrap=0, benchmark=decl, view="pair_2")
+    assert not [lab for lab in fine.labels if lab.startswith("warning: view")]

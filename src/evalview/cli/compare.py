@@ -34,6 +34,9 @@ Only pairs completed on both reads enter the tests: an errored or unattempted si
 failure (an infrastructure error is pending), so such pairs are listed apart, by reason, and so
 are episodes selected by only one read. Rates are over the completed pairs.
 
+Refused, as `score` refuses them: a read with audit errors (see `evalview check`), and a read
+with errored rollouts unless --allow-errors (then labelled not publishable, and every pair with
+an errored side is left out of the tests and listed by episode id).
 Refused: reads of different benchmarks or versions (manifest.benchmark), of different seed sets
 (test vs development, see docs/compare.md), or with no episode id in common; an off-protocol read
 (manifest off_protocol or deviations, or execution constants that differ between A and B) unless
@@ -43,7 +46,8 @@ Refused: reads of different benchmarks or versions (manifest.benchmark), of diff
 EPILOG = """\
 exit codes:
   0  compared (whatever the verdict)
-  1  refused: different benchmark versions or seed sets, no common episode, off-protocol
+  1  refused: audit errors, errored rollouts (without --allow-errors), different benchmark
+     versions or seed sets, no common episode, off-protocol
   2  A or B could not be read
 
 examples:
@@ -61,6 +65,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="compare an off-protocol read (declared, or executed unlike the other) anyway, "
         "labelled OFF-PROTOCOL",
+    )
+    p.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="compare reads with errored rollouts anyway: labelled not publishable, each pair "
+        "with an errored side left out of the tests and listed",
     )
     p.add_argument(
         "--allow-mismatch",
@@ -90,7 +100,12 @@ def run(args: argparse.Namespace) -> int:
     a = load_run(args.a)
     b = load_run(args.b)
     result = compare_runs(
-        a, b, label_a=args.a, label_b=args.b, allow_off_protocol=args.allow_off_protocol
+        a,
+        b,
+        label_a=args.a,
+        label_b=args.b,
+        allow_off_protocol=args.allow_off_protocol,
+        allow_errors=args.allow_errors,
     )
     if args.json:
         emit_json(result.to_json())
@@ -181,6 +196,14 @@ def show(c: Comparison) -> None:
                 f"[bold yellow]{len(ids)} episode(s) selected only by {side}[/] "
                 f"(not paired): {escape(shown)}"
             )
+    if c.errored_pairs:
+        listed = [f"{p['episode_id']} (A {p['a']}, B {p['b']})" for p in c.errored_pairs]
+        shown = ", ".join(listed[:20]) + (f", … ({len(listed) - 20} more)" if len(listed) > 20
+                                          else "")
+        out.print(
+            f"[bold yellow]{len(listed)} pair(s) with an errored side left out[/] "
+            f"(--allow-errors): {escape(shown)}"
+        )
     excluded_total = sum(c.overall.excluded.values())
     if excluded_total:
         out.print(

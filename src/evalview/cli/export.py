@@ -29,13 +29,18 @@ every string that is kept.
 
 Errored rollouts stay in the denominators as non-successes, with their category; infrastructure
 errors are shown as pending a re-run. The export refuses (exit 1, nothing written) when DIR
-exists or lies inside the run, when the audit finds an error, or when an input file changes
-while it is being read. The run itself is never modified.
+exists, lies inside the run or its parent is missing (only DIR itself is created), when the
+audit finds an error, when a published field holds a credential-shaped value (an API key,
+token, e-mail address, host name, private IP address or stack trace: finding EV606 names the
+field and its JSON path; --redact replaces them instead, and result.json and the page list what
+was replaced), or when an input file changes while it is being read. Control characters in the
+data never reach the files. The run itself is never modified.
 """
 EPILOG = """\
 exit codes:
   0  exported
-  1  refused (destination, audit errors, inputs changed); nothing was written
+  1  refused (destination, audit errors, credential-shaped values, inputs changed); nothing
+     was written
   2  the path could not be read as a run at all
 
 examples:
@@ -55,6 +60,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--metric", action="append", default=[], metavar="KEY",
         help="also publish metrics.KEY per episode (numeric or boolean; missing -> null); "
         "repeatable",
+    )
+    p.add_argument(
+        "--redact", action="store_true",
+        help="replace credential-shaped values (API keys, tokens, e-mail addresses, host names, "
+        "private IP addresses, stack traces) instead of refusing; result.json and the page list "
+        "each replaced value's field",
     )
     p.add_argument(
         "--bootstrap", type=resamples, default=None, metavar="B",
@@ -87,7 +98,11 @@ def run(args: argparse.Namespace) -> int:
         return export_harness_file(harness, args)
     try:
         done = export_run(
-            args.path, args.output_dir, metrics=tuple(args.metric), bootstrap=args.bootstrap
+            args.path,
+            args.output_dir,
+            metrics=tuple(args.metric),
+            bootstrap=args.bootstrap,
+            redact=args.redact,
         )
     except OSError as exc:
         err.print(

@@ -100,21 +100,31 @@ def resolve_path(paths: Sequence[str]) -> tuple[Path | None, str | None]:
 
         return bundled_sample_path(), None
     path = Path(paths[0])
-    if not (path.exists() or path.is_symlink()):
-        return None, (
-            f"{path}: no such file or directory. "
-            "Pass a closed-run directory or a results JSON."
-        )
-    return path, None
+    problem = path_problem(path)
+    return (None, problem) if problem is not None else (path, None)
+
+
+def path_problem(path: Path) -> str | None:
+    """Why `path` cannot be opened (missing, a symlink, a FIFO, a device, over the bound), or
+    None. Checked before Textual starts: a FIFO would block the app's loader for good."""
+    from evalview.load.errors import InputError
+    from evalview.load.input_path import check_input_path
+
+    try:
+        check_input_path(path)
+    except InputError as exc:
+        missing = not (path.exists() or path.is_symlink())
+        hint = " Pass a closed-run directory or a results JSON." if missing else ""
+        return f"{exc}{hint}"
+    return None
 
 
 def main(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(list(argv))
     if len(args.paths) == 2:  # `evalview A B`: the compare screen (tui/compare_screen.py)
-        missing = [p for p in args.paths if not (Path(p).exists() or Path(p).is_symlink())]
-        if missing:
-            gone = f"{missing[0]}: no such file or directory."
-            error_console().print(f"[bold red]evalview:[/] {escape(gone)}")
+        problems = [m for m in (path_problem(Path(p)) for p in args.paths) if m is not None]
+        if problems:
+            error_console().print(f"[bold red]evalview:[/] {escape(problems[0])}")
             return EXIT_UNREADABLE
         from evalview.tui.compare_screen import run_compare
 
@@ -123,8 +133,12 @@ def main(argv: Sequence[str]) -> int:
         )
     path, problem = resolve_path(args.paths)
     for side in (args.bare_targets, args.catalog):
-        if path is not None and side is not None and not side.is_file():
-            path, problem = None, f"{side}: no such file."
+        if path is not None and side is not None:
+            side_problem = path_problem(side)
+            if side_problem is None and not side.is_file():
+                side_problem = f"{side}: is a directory; pass the JSON file itself."
+            if side_problem is not None:
+                path, problem = None, side_problem
     if path is None:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE

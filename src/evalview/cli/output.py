@@ -34,7 +34,9 @@ def emit_json(document: Any) -> None:
         # A path given in bytes that are not UTF-8 reaches Python as surrogates, which JSON
         # cannot hold: print those bytes as U+FFFD rather than fail (rare, so only then).
         data = orjson.dumps(_valid_utf8(document), option=_JSON_OPTIONS)
-    sys.stdout.buffer.write(data + b"\n")
+    from evalview.textsafe import escape_invisible_json
+
+    sys.stdout.buffer.write(escape_invisible_json(data) + b"\n")
     sys.stdout.flush()
 
 

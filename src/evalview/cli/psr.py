@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
-    from evalview.load import InputError, ReadOptions, Source, read_input, select_run
+    from evalview.load import ReadOptions, Source, read_input, select_run
     from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
     from evalview.model.run import DEFAULT_MESSAGE_KEY
     from evalview.psr import PsrOptions, score_inputs, score_psr_run
@@ -118,8 +118,7 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
 
     path = Path(args.input)
     source = Source(path)
-    if not source.exists:
-        raise InputError(f"{path}: no such file or directory.")
+    source.check()  # before anything is opened: no symlink, FIFO or device; bounded
     labels = (
         DEFAULT_UPPER_BOUND_LABELS
         if args.upper_bound_labels is None
@@ -180,7 +179,9 @@ def _write(output: Path, document: dict[str, Any], protected: list[tuple[Path, b
             )
     if target.is_dir():
         raise PsrError(f"{output}: OUTPUT is a directory; give a file path for the JSON report.")
-    data = orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+    from evalview.textsafe import escape_invisible_json
+
+    data = escape_invisible_json(orjson.dumps(document, option=orjson.OPT_INDENT_2)) + b"\n"
     try:
         fd, tmp = tempfile.mkstemp(prefix=".psr-", suffix=".json", dir=target.parent)
         with os.fdopen(fd, "wb") as fh:

@@ -223,12 +223,13 @@ def _score(
 def _audit_once() -> Callable[[Run], Sequence[Finding]]:
     """The audit's findings of each read, computed at most once per Run object."""
     from evalview.audit import audit
+    from evalview.stats.reaudit import recompute_findings
 
     seen: dict[int, list[Finding]] = {}
 
     def findings_of(run: Run) -> Sequence[Finding]:
         if id(run) not in seen:
-            seen[id(run)] = audit(run)
+            seen[id(run)] = audit(run) + recompute_findings(run)
         return seen[id(run)]
 
     return findings_of

@@ -30,7 +30,7 @@ from evalview.compare.reads import (
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
 from evalview.stats.intervals import wilson_interval
 from evalview.stats.policy import DEVELOPMENT as DEVELOPMENT_LABEL
-from evalview.stats.policy import OFF_PROTOCOL, untagged_quality_tags
+from evalview.stats.policy import NOT_PUBLISHABLE, OFF_PROTOCOL, untagged_quality_tags
 
 SUCCESS = "success"
 FAILURE = "failure"
@@ -127,6 +127,8 @@ class Comparison:
     notes: list[str]
     #: "OFF-PROTOCOL" (read with --allow-off-protocol) and "[development seeds]", as the rules say.
     labels: list[str] = field(default_factory=list)
+    #: With allow_errors: each pair left out because a side errored (episode, task, A, B).
+    errored_pairs: list[dict[str, str]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -141,6 +143,8 @@ class Comparison:
             "only_in_b": list(self.only_in_b),
             "notes": list(self.notes),
             "labels": list(self.labels),
+            # only with --allow-errors and an errored pair, so other output is as it was
+            **({"errored_pairs": list(self.errored_pairs)} if self.errored_pairs else {}),
         }
 
 
@@ -250,11 +254,15 @@ def compare_runs(
     alpha: float = 0.05,
     power: float = 0.8,
     allow_off_protocol: bool = False,
+    allow_errors: bool = False,
 ) -> Comparison:
     """Pair B against A by episode id. Raises `Refused` for reads that cannot be paired.
 
     The reporting rules compare reads of one protocol: an off-protocol read (declared, or executed
     unlike the other) is refused unless `allow_off_protocol`, and then labelled OFF-PROTOCOL.
+    As `score` does, a read with audit errors is refused, and a read with errored rollouts is
+    refused unless `allow_errors`: then the comparison is labelled not publishable and every pair
+    left out for an error is listed.
     """
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
     refuse_mixed_benchmarks([fa, fb])
@@ -277,9 +285,15 @@ def compare_runs(
             "alike under the benchmark's protocol; pass --allow-off-protocol to compare them "
             "anyway (labelled OFF-PROTOCOL)."
         )
+    errored = _refuse_unscorable([(a, fa), (b, fb)], allow_errors=allow_errors)
     labels = ([OFF_PROTOCOL] if off else []) + (
         [DEVELOPMENT_LABEL] if fa.seed_set == DEVELOPMENT else []
     )
+    if any(errored):
+        labels.append(
+            f"{NOT_PUBLISHABLE}: errored rollouts (A {len(errored[0])}, B {len(errored[1])}); "
+            "their pairs are left out of the tests and listed (--allow-errors)"
+        )
     oa, ob = _outcomes(a), _outcomes(b)
     common = [eid for eid in oa if eid in ob]
     if not common:
@@ -292,9 +306,12 @@ def compare_runs(
 
     cells: dict[str, Counter[str]] = {}
     excluded: dict[str, Counter[str]] = {}
+    errored_pairs: list[dict[str, str]] = []
     for eid in common:
         task_a, out_a = oa[eid]
         task_b, out_b = ob[eid]
+        if ERROR in (out_a, out_b):
+            errored_pairs.append({"episode_id": eid, "task": task_a, "a": out_a, "b": out_b})
         if task_a != task_b:
             raise Refused(
                 f"episode {eid} is task {task_a!r} in {fa.label} but {task_b!r} in {fb.label}; "
@@ -331,7 +348,43 @@ def compare_runs(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
         only_in_a=only_in_a, only_in_b=only_in_b, notes=_notes(a, b, fa, fb, len(tasks), alpha),
         labels=labels,
+        errored_pairs=errored_pairs,
     )
+
+
+def _refuse_unscorable(
+    reads: list[tuple[Run, ReadFacts]], *, allow_errors: bool
+) -> tuple[list[str], ...]:
+    """Refused for a read the scorer would refuse: audit errors (always: an inconsistent record,
+    such as an interruption recorded as a failure, is not compared) and errored rollouts (unless
+    `allow_errors`). Returns each read's errored episode ids."""
+    from evalview.audit import audit
+    from evalview.findings import Severity
+    from evalview.stats.errors import errored_cases
+    from evalview.stats.reaudit import recompute_findings
+
+    out = []
+    for run, facts in reads:
+        found = audit(run) + (recompute_findings(run) if run.published is not None else [])
+        errors = [f for f in found if f.severity is Severity.ERROR]
+        if errors:
+            first = errors[0]
+            raise Refused(
+                f"{facts.label}: the audit finds {len(errors)} error(s) (first: {first.code} "
+                f"{first.location}: {first.message}); an inconsistent read is not compared. Fix "
+                f"them (see `evalview check {facts.label}`)."
+            )
+        ids = [e.episode_id for e in errored_cases(run.scheduled())]
+        if ids and not allow_errors:
+            shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            raise Refused(
+                f"{facts.label}: {len(ids)} errored rollout(s) ({shown}). The reporting rules "
+                "compare only reads whose rollouts all completed: re-run them, or pass "
+                "--allow-errors to compare anyway (labelled not publishable, the errored pairs "
+                "left out and listed)."
+            )
+        out.append(ids)
+    return tuple(out)
 
 
 def _notes(

@@ -28,7 +28,7 @@ from evalview.findings import Finding
 from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
 from evalview.load.errors import InputError
 from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
-from evalview.load.safe_json import parse_strict
+from evalview.load.safe_json import pad_depth, parse_strict
 from evalview.load.source import Source
 from evalview.model.record import get_path as _get
 from evalview.model.run import (
@@ -276,6 +276,8 @@ def _load_closed_run(
                 f"the run's files add up to {total / 2**20:.1f} MiB, over the format's bound of "
                 f"{MAX_BYTES // 2**20} MiB; episodes.jsonl and the result files were not read. "
                 "Split the run or remove oversized fields.",
+                # the largest file, so the finding names a place to start
+                file=max(sizes, key=lambda rel: sizes[rel]),
             )
         )
         read_episodes = False
@@ -512,10 +514,10 @@ def _parse_lines(
     reader: _Reader, lines: list[bytes], *, batch: bool
 ) -> list[tuple[EpisodeRecord, bytes]] | None:
     """(record, line bytes) per nonempty line. With `batch`, lines that parse to an object are
-    checked for duplicate keys all at once (`parse_strict`'s colon count, summed over the
-    lines: a dropped duplicate can only lower a line's count, so equal sums mean no line lost a
-    key); returns None when the sums differ. Lines with a `\\u` escape, lines that fail and
-    non-objects take the exact per-line path."""
+    checked for duplicate keys and depth all at once (`parse_strict`'s colon count, summed over
+    the lines: a dropped duplicate can only lower a line's count, so equal sums mean no line lost
+    a key); returns None when the sums differ or a line is too deep. Lines with a `\\u` escape,
+    lines that fail and non-objects take the exact per-line path."""
     out: list[tuple[EpisodeRecord, bytes]] = []
     checked: list[tuple[bytes, dict[str, Any]]] = []
     offset = 0
@@ -552,7 +554,11 @@ def _parse_lines(
         reader.advance(offset - reported)
     if checked:
         raw_colons = sum(line.count(b":") for line, _ in checked)
-        if raw_colons != orjson.dumps([value for _, value in checked]).count(b":"):
+        try:
+            colons = orjson.dumps(pad_depth([value for _, value in checked])).count(b":")
+        except TypeError:  # some line is nested too deep: the per-line path names it
+            return None
+        if raw_colons != colons:
             return None
     return out
 

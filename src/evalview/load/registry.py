@@ -46,8 +46,7 @@ def read_input(
     a reader may also raise a `Refused` (exit 1).
     """
     source = path if isinstance(path, Source) else Source(path)
-    if not source.exists:
-        raise InputError(f"{source.path}: no such file or directory.")
+    source.check()  # before any reader opens it: no symlink, FIFO or device; bounded
     for reader in readers:
         if reader.detect(source):
             return reader.read(source, options or ReadOptions())

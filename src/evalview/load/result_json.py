@@ -1,15 +1,19 @@
 """Reading an exported result.json back into a `Run`, so the TUI and `score` open publications.
 
-The per-episode outcomes are enough to rebuild the episode table, so every number recomputed from
-the reopened run equals the published one. The published audit warnings come back as the run's
-reading findings (the closed-run checks have no documents to look at). The pydantic model is
-imported only once the bytes look like our schema, so loading a closed run never pays for it.
+The per-episode outcomes are enough to rebuild the episode table, so every number the file records
+is recomputed from it when the session audits the run (stats/reaudit.py), each disagreement an
+error finding: the file is audited, not trusted. It is read strictly (exactly the schema's
+types). The published audit warnings come back as the run's reading findings (the closed-run
+checks have no documents). The pydantic model is imported only once the bytes look like our
+schema, so loading a closed run never pays for it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from evalview.findings import Finding, Severity
 from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
@@ -50,13 +54,15 @@ def load_result_json(path: Path, size: int, value: Any) -> Run:
     from evalview.model.result import Result
 
     try:
-        result = Result.model_validate(value)
+        # strict, from the JSON text: exactly the types of docs/result.schema.json (a rate of
+        # `true` or "0.2", a success of 1 is refused, never coerced)
+        result = Result.from_json(orjson.dumps(value))
     except ValidationError as exc:
         first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
+        loc = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"])
         raise InputError(
-            f"{path}: not a valid evalview result ({loc}: {first['msg']}). "
-            "Re-export it with `evalview export`."
+            f"{path}: not a valid evalview result ({loc}: {first['msg']}; see "
+            "docs/result.schema.json). Re-export it with `evalview export`."
         ) from exc
     if len(result.episodes) > MAX_EPISODES:
         raise InputError(f"{path}: {len(result.episodes):,} episodes, over the bound of 10,000.")
@@ -84,7 +90,7 @@ def load_result_json(path: Path, size: int, value: Any) -> Run:
         Finding(w.code, Severity(w.severity), w.message, w.file, w.line, w.episode_id)
         for w in result.audit_warnings
     ]
-    return Run(
+    run = Run(
         path=path,
         kind="result-json",
         identity=Identity(
@@ -110,7 +116,9 @@ def load_result_json(path: Path, size: int, value: Any) -> Run:
         records=[],
         reading_findings=warnings,
         bytes_read=size,
+        published=result,  # recomputed from the episodes when the session audits the run
     )
+    return run
 
 
 READER = Reader(

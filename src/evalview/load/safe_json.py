@@ -5,6 +5,12 @@ keeps the last of duplicate keys, so duplicates are detected by counting colons:
 pair contributes one structural colon, so the raw text has exactly as many colons as
 `orjson.dumps(parsed)` unless a duplicate pair was dropped. Where the raw text contains a `\\u`
 escape (which could encode a colon) the exact, slower stdlib check runs instead.
+
+Nesting is bounded too: orjson parses about 1,024 levels but serialises only 254, and evalview
+re-serialises and walks what it reads (the duplicate check, --json, the export), so a value nested
+deeper than `MAX_DEPTH` levels is rejected here, at its line, instead of failing later. The check
+costs nothing extra: the serialisation the duplicate check makes anyway is done with the value
+wrapped in `_DEPTH_PAD` lists, so it fails exactly when the value itself is too deep.
 """
 
 from __future__ import annotations
@@ -18,12 +24,19 @@ import orjson
 
 _NONFINITE = re.compile(rb"(?<![\w\"])-?(NaN|Infinity)(?![\w\"])")
 
+#: Deepest nesting of arrays and objects accepted (a scalar is depth 0, `[]` depth 1).
+MAX_DEPTH = 128
+#: orjson.dumps fails on a value nested 255 levels or more: wrapped in this many lists, a value
+#: fails to serialise exactly when it is nested deeper than MAX_DEPTH.
+_DEPTH_PAD = 254 - MAX_DEPTH
+_BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
 
 @dataclass(frozen=True, slots=True)
 class JsonProblem:
     """Why a document was rejected. `kind` selects the reading rule; `line` is 1-based."""
 
-    kind: str  # "not-utf8" | "invalid-json" | "duplicate-key" | "nonfinite-number"
+    kind: str  # "not-utf8" | "invalid-json" | "duplicate-key" | "nonfinite-number" | "too-deep"
     detail: str
     line: int | None = None
 
@@ -79,9 +92,13 @@ def parse_strict(raw: bytes, *, first_line: int = 1) -> tuple[Any, JsonProblem |
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         return None, _classify(raw, exc, first_line)
+    try:
+        colons = orjson.dumps(pad_depth(value)).count(b":")
+    except TypeError:
+        return None, too_deep(raw, first_line)
     if b"\\u" in raw:
         key = _find_duplicate(raw)
-    elif raw.count(b":") != orjson.dumps(value).count(b":"):
+    elif raw.count(b":") != colons:
         key = _find_duplicate(raw) or "?"
     else:
         key = None
@@ -95,8 +112,39 @@ def parse_strict(raw: bytes, *, first_line: int = 1) -> tuple[Any, JsonProblem |
     return value, None
 
 
+def pad_depth(value: Any) -> Any:
+    """`value` inside `_DEPTH_PAD` lists: orjson.dumps of it raises TypeError exactly when
+    `value` is nested deeper than MAX_DEPTH (the colon count is unchanged)."""
+    for _ in range(_DEPTH_PAD):
+        value = [value]
+    return value
+
+
+def too_deep(raw: bytes, first_line: int = 1) -> JsonProblem:
+    """The problem of a document nested deeper than MAX_DEPTH, at the line where it gets too
+    deep (brackets inside strings do not count)."""
+    depth = 0
+    line: int | None = None
+    for match in _BRACKETS.finditer(raw):
+        token = match.group()
+        if token in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = raw.count(b"\n", 0, match.start()) + first_line
+                break
+        elif token in (b"]", b"}"):
+            depth -= 1
+    return JsonProblem(
+        "too-deep",
+        f"a value is nested deeper than {MAX_DEPTH} levels (arrays and objects)",
+        line if line is not None else first_line,
+    )
+
+
 def _classify(raw: bytes, exc: orjson.JSONDecodeError, first_line: int) -> JsonProblem:
     msg = str(exc.msg)
+    if "depth limit" in msg or "recursion" in msg.lower():
+        return too_deep(raw, first_line)
     line = (exc.lineno or 1) + first_line - 1
     if "UTF-8" in msg and "BOM" not in msg:
         try:

@@ -8,12 +8,13 @@ and at most one parse of the file, whatever the number of formats.
 from __future__ import annotations
 
 import os
+import stat
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from evalview.load.bounds import MAX_BYTES
 from evalview.load.errors import InputError
+from evalview.load.input_path import check_input_path, read_input_file
 from evalview.load.safe_json import JsonProblem, parse_strict
 
 __all__ = ["Source", "read_json_file"]
@@ -23,7 +24,12 @@ HEAD_BYTES = 4096
 
 
 class Source:
-    """A path to read: a directory, or a file whose bytes and JSON parse are cached."""
+    """A path to read: a directory, or a file whose bytes and JSON parse are cached.
+
+    The path itself is checked before anything is opened (`check`, load/input_path.py): a
+    symlink, a FIFO, a device or a file over the size bound is refused with InputError, so no
+    command and not the app can hang on a pipe or read /dev/zero without end.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -34,24 +40,32 @@ class Source:
         return self.path.exists() or self.path.is_symlink()
 
     @cached_property
+    def lstat(self) -> os.stat_result:
+        """The path's own stat (never followed). InputError (exit 2) when it is missing, a
+        symlink, neither a regular file nor a directory, or a file over the bound."""
+        return check_input_path(self.path)
+
+    def check(self) -> None:
+        """Refuse the path (InputError) unless it is a directory or a bounded regular file."""
+        _ = self.lstat
+
+    @cached_property
     def is_dir(self) -> bool:
-        return self.path.is_dir()
+        return stat.S_ISDIR(self.lstat.st_mode)
 
     @cached_property
     def size(self) -> int | None:
         """The file's size in bytes, or None when it cannot be stat'ed."""
         try:
-            return os.stat(self.path).st_size
-        except OSError:
+            return self.lstat.st_size
+        except InputError:
             return None
 
     @cached_property
     def raw(self) -> bytes:
-        """The file's bytes. InputError (exit 2) when it cannot be read."""
-        try:
-            return self.path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"{self.path}: cannot be read ({exc.strerror}).") from exc
+        """The file's bytes (bounded; never through a symlink, never from a FIFO or device).
+        InputError (exit 2) when it cannot be read."""
+        return read_input_file(self.path)
 
     def head(self, n: int = HEAD_BYTES) -> bytes:
         """The first `n` bytes (of the cached file), for a detector's marker test."""
@@ -69,22 +83,9 @@ class Source:
 
     def strict_json(self, what: str) -> Any:
         """The parsed JSON of a bounded file, or InputError (exit 2) naming `what` it was meant
-        to be and the line to fix. The size is checked before a byte is read."""
-        try:
-            size = os.stat(self.path).st_size
-        except OSError as exc:
-            raise InputError(f"{self.path}: the {what} cannot be read ({exc.strerror}).") from exc
-        if size > MAX_BYTES:
-            raise InputError(
-                f"{self.path}: the {what} is {size / 2**20:.1f} MiB, over the bound of "
-                f"{MAX_BYTES // 2**20} MiB; split it."
-            )
-        try:
-            _ = self.raw  # read here: an unreadable file is worded as the `what` it should be
-        except InputError as exc:
-            cause = exc.__cause__
-            strerror = cause.strerror if isinstance(cause, OSError) else str(exc)
-            raise InputError(f"{self.path}: the {what} cannot be read ({strerror}).") from cause
+        to be and the line to fix. The path is checked before a byte is read."""
+        if "raw" not in self.__dict__:
+            self.__dict__["raw"] = read_input_file(self.path, what)
         value, problem = self.parsed
         if problem is not None:
             at = f":{problem.line}" if problem.line is not None else ""

@@ -24,11 +24,15 @@ MetricValue = float | int | bool | None
 
 
 class _Strict(BaseModel):
+    """Extra keys are forbidden. Files are validated with `Result.from_json` (strict types: a
+    rate of `true` or `"0.2"`, a `success` of 1 or a metric of `"0.5"` is not the number the
+    schema says, so a result.json carrying one is refused rather than coerced)."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 class Generator(_Strict):
-    name: Literal["evalview"] = "evalview"
+    name: Literal["evalview"]
     version: str
 
 
@@ -150,12 +154,22 @@ class Episode(_Strict):
     metrics: dict[str, MetricValue]
 
 
-class Result(_Strict):
-    """result.json: what a reviewer hands to the world."""
+class Redaction(_Strict):
+    """A credential-shaped value that `export --redact` replaced: where, and what it looked
+    like (never the value)."""
 
-    schema_version: Literal["evalview.result/v1"] = SCHEMA_VERSION
+    path: str
+    field: str
+    kind: str
+
+
+class Result(_Strict):
+    """result.json: what a reviewer hands to the world. Every field the reader needs is required
+    by the schema too (no defaults), so the two accept exactly the same documents."""
+
+    schema_version: Literal["evalview.result/v1"]
     generator: Generator
-    source_format: Literal["starvla-rsi.eval/v1"] = SOURCE_FORMAT
+    source_format: Literal["starvla-rsi.eval/v1"]
     run_id: str | None
     benchmark: Benchmark
     policy: Policy
@@ -177,3 +191,10 @@ class Result(_Strict):
     #: Strings the exporter replaced because they held a path or a user name.
     redactions: Count
     episodes: list[Episode]
+    #: Credential-shaped values replaced by `export --redact`; absent from the file otherwise.
+    redacted: list[Redaction] | None = None
+
+    @classmethod
+    def from_json(cls, data: str | bytes) -> Result:
+        """The result in JSON text, validated strictly: exactly the types of the schema."""
+        return cls.model_validate_json(data, strict=True)

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from evalview.model.result import Result
+
 #: Episode status values in the table. `unattempted` marks a selected case with no record.
 COMPLETED = "completed"
 ERROR = "error"
@@ -179,6 +181,9 @@ class Run:
     bytes_read: int = 0
     #: The metrics key holding the verifier message.
     message_key: str = DEFAULT_MESSAGE_KEY
+    #: A reopened result.json: the document as published, whose recorded numbers the session
+    #: recomputes from the episodes (stats/reaudit.py). None for every other input.
+    published: Result | None = None
 
     @property
     def manifest(self) -> dict[str, Any] | None:

@@ -167,9 +167,28 @@ class RunPsrReport:
         }
 
 
+#: Reading findings after which the episodes were not read at all: over a bound, or
+#: episodes.jsonl missing, unreadable (a FIFO, a directory) or a symlink.
+_BOUND_CODES = frozenset({"EV109", "EV110"})
+_UNREAD_CODES = frozenset({"EV101", "EV102", "EV108"})
+
+
+def _refuse_unread(run: Run) -> None:
+    """PsrError when the run's episodes could not be read: scoring what is left would report an
+    "empty" read with a rate of 0 as if it were the run's, so refuse, as `check` fails it."""
+    for f in run.reading_findings:
+        if f.code in _BOUND_CODES or (f.code in _UNREAD_CODES and f.file == "episodes.jsonl"):
+            raise PsrError(
+                f"{run.path}: the run's episodes could not be read ({f.code} {f.location}: "
+                f"{f.message}), so there is no partial credit to score. Fix it (see "
+                "`evalview check`) and run psr again."
+            )
+
+
 def score_psr_run(run: Run, options: PsrOptions | None = None) -> RunPsrReport:
     """Score a closed run's selected cases. Raises PsrError on a message that must be refused."""
     opts = options or PsrOptions()
+    _refuse_unread(run)
     if not run.schedule:
         raise PsrError(
             f"{run.path}: the manifest declares no selected schedule (protocol.episode_ids), so "

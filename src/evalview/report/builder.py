@@ -18,20 +18,18 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from evalview import __version__
 from evalview.findings import Finding, Severity
-from evalview.model.result import Result
+from evalview.model.result import SCHEMA_VERSION, SOURCE_FORMAT, Result
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
-from evalview.report.destination import ExportRefused
+from evalview.report.destination import AuditRefused, ExportRefused
+from evalview.report.leaks import Leak, find_leaks, redact_leaks
 from evalview.report.sanitize import Scrubber
 from evalview.stats import Scorecard
 from evalview.stats.policy import NOT_PUBLISHABLE
-
-DENOMINATOR_LABELS = (
-    ("selected", "selected_success_rate", "successes / selected cases"),
-    ("attempted", "attempt_success_rate", "successes / attempted cases"),
-    ("completed", "success_rate", "successes / completed cases"),
-)
+from evalview.stats.published import published_numbers
 
 #: Configuration keys that name credentials are dropped even from a "public" declaration.
 _CREDENTIAL_KEY = re.compile(
@@ -91,10 +89,6 @@ def _metric_value(data: dict[str, Any] | None, key: str) -> bool | int | float |
     return value if isinstance(value, bool | int | float) else None
 
 
-def _categories(counts: dict[str, int]) -> dict[str, int]:
-    return {c: int(counts.get(c, 0)) for c in ERROR_CATEGORIES}
-
-
 def build_document(
     run: Run,
     card: Scorecard,
@@ -132,19 +126,8 @@ def build_document(
             }
         )
 
-    d, rates = card.denominators, card.rates.to_json()
-    denominators = [
-        {
-            "name": name,
-            "rate_name": rate_name,
-            "label": label,
-            "successes": d.successes,
-            "denominator": getattr(d, name),
-            "rate": rates[rate_name],
-        }
-        for name, rate_name, label in DENOMINATOR_LABELS
-    ]
-    agg = card.aggregate
+    d = card.denominators
+    numbers = published_numbers(card)
     labels = []
     for label in card.labels:
         if label.startswith(NOT_PUBLISHABLE):
@@ -154,7 +137,9 @@ def build_document(
             )
         labels.append(label)
     return {
+        "schema_version": SCHEMA_VERSION,
         "generator": {"name": "evalview", "version": __version__},
+        "source_format": SOURCE_FORMAT,
         "run_id": ident.run_id,
         "benchmark": {
             "name": ident.benchmark_name,
@@ -171,31 +156,13 @@ def build_document(
             "replan_interval": _int(proto.replan_interval),
             "fail_fast": proto.fail_fast,
         },
-        "denominators": denominators,
-        "counts": {
-            k: getattr(d, k)
-            for k in ("selected", "attempted", "completed", "errors", "successes", "unattempted")
-        },
-        "rates": rates,
-        # the score's own JSON (one source for both), less the view: an export is all-T
-        "aggregate": {k: v for k, v in agg.to_json().items() if k != "view"},
-        "tasks": [
-            {
-                "task": t.task,
-                "selected": t.selected,
-                "attempted": t.attempted,
-                "completed": t.completed,
-                "errors": t.errors,
-                "successes": t.successes,
-                "unattempted": t.unattempted,
-                "rate": t.rate if t.selected else None,
-                "wilson95": list(t.wilson95) if t.selected else None,
-                "error_categories": _categories(t.error_categories),
-            }
-            for t in card.tasks
-        ],
-        "error_categories": _categories(card.error_categories),
-        "pending_infrastructure_errors": card.pending,
+        "denominators": numbers["denominators"],
+        "counts": numbers["counts"],
+        "rates": numbers["rates"],
+        "aggregate": numbers["aggregate"],
+        "tasks": numbers["tasks"],
+        "error_categories": numbers["error_categories"],
+        "pending_infrastructure_errors": numbers["pending_infrastructure_errors"],
         "audit_warnings": [f.to_json() for f in findings if f.severity is Severity.WARNING],
         "labels": labels,
         "metrics_selected": list(metrics),
@@ -211,8 +178,11 @@ def build_result(
     *,
     metrics: Sequence[str] = (),
     scrubber: Scrubber | None = None,
+    redact: bool = False,
 ) -> Result:
-    """The validated, scrubbed result. Raises ExportRefused when the run cannot be published."""
+    """The validated, scrubbed result. Raises ExportRefused when the run cannot be published,
+    and AuditRefused (EV606) when a published field holds a credential-shaped value, unless
+    `redact`: then the value is replaced and listed in `redacted`."""
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         raise ExportRefused(f"the audit finds {len(errors)} error(s); fix them before exporting.")
@@ -228,5 +198,53 @@ def build_result(
     document = build_document(run, card, findings, metrics=metrics)
     dropped = document.pop("redactions")
     clean = scrubber.scrub_tree(document)
-    clean["redactions"] = dropped + scrubber.redactions
-    return Result.model_validate(clean)
+    leaks = find_leaks(clean)
+    if leaks and not redact:
+        raise AuditRefused(
+            f"{run.path}: {len(leaks)} published field value(s) look like credentials or "
+            "machine details (API keys, tokens, e-mail addresses, host names, private IP "
+            "addresses, stack traces); nothing was written. Remove them from the run, or pass "
+            "--redact to publish them replaced (result.json and the page then list each one).",
+            [leak_finding(run, leak) for leak in leaks],
+        )
+    if leaks:
+        clean, leaks = redact_leaks(clean)
+        clean["redacted"] = [leak.to_json() for leak in leaks]
+    clean["redactions"] = dropped + scrubber.redactions + len(leaks)
+    # Validated from its JSON text, as a reader validates the file (strict types).
+    return Result.from_json(orjson.dumps(clean, option=orjson.OPT_SERIALIZE_NUMPY))
+
+
+def leak_finding(run: Run, leak: Leak) -> Finding:
+    """EV606 at the source of the leaked value: the episodes.jsonl line of a published episode,
+    manifest.json for the run's identity and declarations, the file itself for a result.json."""
+    from evalview.audit.checks.publication import CREDENTIAL_PUBLISHED
+
+    file, line, episode_id = _source_of(run, leak.path)
+    return CREDENTIAL_PUBLISHED(
+        f"result.json {leak.path}: the field `{leak.field}` holds a value shaped like "
+        f"{'an' if leak.kind[0] in 'AEIaei' else 'a'} {leak.kind}; it would be published. "
+        "Remove it from the run, or export with --redact to publish it replaced.",
+        file=file, line=line, episode_id=episode_id,
+    )
+
+
+_EPISODE_PATH = re.compile(r"^\$\.episodes\[(\d+)\]")
+_MANIFEST_FIELDS = ("$.run_id", "$.benchmark", "$.policy", "$.method", "$.protocol")
+
+
+def _source_of(run: Run, path: str) -> tuple[str, int | None, str | None]:
+    if run.kind != "closed-run":
+        return run.path.name, None, None
+    match = _EPISODE_PATH.match(path)
+    if match is not None:
+        cases = run.scheduled()
+        i = int(match.group(1))
+        if i < len(cases):
+            eid, file, line = str(cases.ids[i]), cases.file[i], int(cases.line[i])
+            if not file:  # an unattempted case: its id is the manifest schedule's
+                return "manifest.json", None, eid
+            return str(file), line if line > 0 else None, eid
+    if path.startswith(_MANIFEST_FIELDS):
+        return "manifest.json", None, None
+    return "episodes.jsonl", None, None  # task names and what the audit derived from records

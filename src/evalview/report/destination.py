@@ -11,12 +11,22 @@ import os
 from pathlib import Path
 
 from evalview.errors import Refused
+from evalview.findings import Finding
 
-__all__ = ["ExportRefused", "Refused", "check_destination", "run_root"]
+__all__ = ["AuditRefused", "ExportRefused", "Refused", "check_destination", "run_root"]
 
 
 class ExportRefused(Refused):
     """The export will not proceed; the message says why and what to do (exit 1)."""
+
+
+class AuditRefused(ExportRefused):
+    """Refused because of findings (audit errors, credential-shaped values), attached for
+    display: the CLI and the app list each one with its place."""
+
+    def __init__(self, message: str, findings: list[Finding]) -> None:
+        super().__init__(message)
+        self.findings = findings
 
 
 def run_root(source: Path) -> Path:
@@ -25,11 +35,19 @@ def run_root(source: Path) -> Path:
 
 
 def check_destination(source: Path, dest: Path) -> Path:
-    """The resolved destination, or Refused when it exists or lies inside the run."""
+    """The resolved destination, or Refused when it exists, lies inside the run, or its parent
+    is missing (only the final directory is ever created)."""
     if os.path.lexists(dest):
         raise ExportRefused(
             f"{dest} already exists; export only writes a new directory. "
             "Choose a new --output-dir (or remove the old export yourself)."
+        )
+    parent = dest.parent
+    if not os.path.isdir(parent):
+        raise ExportRefused(
+            f"{dest}: its parent {parent} does not exist (or is not a directory); export creates "
+            f"only the final directory, never a chain of them. Create {parent} first, or choose "
+            "an --output-dir inside an existing directory."
         )
     resolved = dest.resolve()  # follows symlinks of existing parents and collapses `..`
     root = run_root(source)

@@ -3,9 +3,10 @@
 Order matters. The destination is checked first (cheap, and nothing is read for nothing), then the
 inputs are snapshotted, loaded, audited and scored; the files are rendered in memory and written
 into a temporary sibling directory; the snapshot is compared again; only then is the temporary
-directory renamed into place. Any refusal or failure removes the temporary directory (and any
-parent directories the export created), so a refused export leaves nothing behind, and a
-successful one never exposes a half-written directory under the destination's name.
+directory renamed into place. Only that final directory is created: a missing parent is a
+refusal naming it. Any refusal or failure removes the temporary directory, so a refused export
+leaves nothing behind, and a successful one never exposes a half-written directory under the
+destination's name.
 """
 
 from __future__ import annotations
@@ -22,20 +23,14 @@ import orjson
 from evalview.findings import Finding, Severity
 from evalview.model.result import Result
 from evalview.report import snapshot
-from evalview.report.destination import ExportRefused, check_destination
+from evalview.report.destination import AuditRefused, ExportRefused, check_destination
 from evalview.report.render import render_html
 from evalview.report.sanitize import Scrubber
 
+__all__ = ["AuditRefused", "Exported", "export_run", "result_bytes"]
+
 RESULT_JSON = "result.json"
 INDEX_HTML = "index.html"
-
-
-class AuditRefused(ExportRefused):
-    """The record is inconsistent: the audit's error findings are attached for display."""
-
-    def __init__(self, message: str, findings: list[Finding]) -> None:
-        super().__init__(message)
-        self.findings = findings
 
 
 @dataclass
@@ -48,25 +43,16 @@ class Exported:
 
 def result_bytes(result: Result) -> bytes:
     """result.json as written: two-space indent, declared key order, trailing newline."""
-    return orjson.dumps(result.model_dump(mode="json"), option=orjson.OPT_INDENT_2) + b"\n"
+    # `redacted` is written only when --redact replaced something, so other exports are as before
+    skip = {"redacted"} if result.redacted is None else None
+    data = result.model_dump(mode="json", exclude=skip)
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
 
 
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
-
-
-def _make_parents(parent: Path) -> list[Path]:
-    """Create missing parents; return the ones created (deepest last) so a refusal can undo."""
-    missing: list[Path] = []
-    p = parent
-    while not os.path.lexists(p):
-        missing.append(p)
-        p = p.parent
-    for d in reversed(missing):
-        d.mkdir()
-    return list(reversed(missing))
 
 
 def export_run(
@@ -77,23 +63,25 @@ def export_run(
     bootstrap: int | None = None,
     scrubber: Scrubber | None = None,
     before_commit: Callable[[], None] | None = None,
+    redact: bool = False,
 ) -> Exported:
     """Export the run at `source` into the new directory `output_dir`.
 
     Raises InputError (the input is unreadable, exit 2) or ExportRefused (exit 1, nothing
     written). The run is read, audited and scored by `evalview.session`, as every view does.
+    A credential-shaped value in a published field refuses the export (EV606) unless `redact`,
+    which replaces it and lists it in result.json and on the page.
     `before_commit` runs after the files are written and before the inputs are re-checked: a
     seam for tests that change an input mid-export.
     """
     from dataclasses import replace
 
-    from evalview.load import InputError
+    from evalview.load.input_path import check_input_path
     from evalview.report.builder import build_result
     from evalview.session import EXPORT_SCORING, open_run, score_session
 
     src, dest = Path(source), Path(output_dir)
-    if not os.path.lexists(src):
-        raise InputError(f"{src}: no such file or directory.")
+    check_input_path(src)  # before the snapshot opens anything: no symlink, FIFO or device
     check_destination(src, dest)
     before = snapshot.take(src)
     session = open_run(src)
@@ -106,10 +94,11 @@ def export_run(
             errors,
         )
     card = score_session(session, replace(EXPORT_SCORING, bootstrap=bootstrap))
-    result = build_result(run, card, findings, metrics=metrics, scrubber=scrubber)
+    result = build_result(
+        run, card, findings, metrics=metrics, scrubber=scrubber, redact=redact
+    )
     payload = {RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")}
 
-    created = _make_parents(dest.parent) if not dest.parent.exists() else []
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
     try:
         os.chmod(tmp, 0o777 & ~_umask())
@@ -130,10 +119,5 @@ def export_run(
         os.rename(tmp, dest)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
-        for d in reversed(created):
-            try:
-                d.rmdir()
-            except OSError:
-                break
         raise
     return Exported(dest, result, [dest / name for name in payload], findings)

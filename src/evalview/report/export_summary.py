@@ -46,6 +46,11 @@ def export_summary(done: Exported) -> ExportSummary:
                 f"--metric {key}: {missing} of {len(r.episodes)} episode(s) have no numeric or "
                 "boolean value; published as null."
             )
+    for item in r.redacted or ():
+        warnings.append(
+            f"--redact: {item.path} held {'an' if item.kind[0] in 'AEIaei' else 'a'} "
+            f"{item.kind}; published as [redacted {item.kind}]."
+        )
     if r.redactions:
         warnings.append(
             f"{r.redactions} string(s) held a local path, a user name or a credential-named key "

@@ -4,8 +4,9 @@ The builder copies only whitelisted fields, so messages, tracebacks, metadata an
 never reach the result. What is copied (ids, task names, declarations, audit messages) is still
 free text written on someone's machine, so every string of the document passes through
 `scrub` last: absolute paths (POSIX, home-relative, Windows, UNC, file URLs) and the exporting
-user's name are replaced by a marker. Redaction, not refusal: a task name with a path in it is a
-publication mistake to report, not a reason to publish nothing.
+user's name are replaced by a marker, and control and invisible characters are dropped.
+Redaction, not refusal: a task name with a path in it is a publication mistake to report, not a
+reason to publish nothing. (Credential-shaped values are refused instead: report/leaks.py.)
 """
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from evalview.textsafe import _UNSAFE
+
+#: Every character `textsafe.clean` makes visible: C0, DEL, C1, bidi and invisible format marks.
+_CONTROLS = _UNSAFE
 
 REDACTED_PATH = "[path]"
 REDACTED_USER = "[user]"
@@ -75,6 +81,7 @@ class Scrubber:
         )
 
     def scrub(self, text: str) -> str:
+        text = strip_controls(text)  # not a redaction: never publishable, never counted
         out = _PATH_RE.sub(REDACTED_PATH, text)
         if self._user_re is not None:
             out = self._user_re.sub(REDACTED_USER, out)
@@ -91,6 +98,13 @@ class Scrubber:
         if isinstance(value, list | tuple):
             return [self.scrub_tree(v) for v in value]
         return value
+
+
+def strip_controls(text: str) -> str:
+    """`text` without C0/C1 control characters, DEL, and the invisible or bidirectional format
+    characters `textsafe` makes visible on screen: none of them may reach a published file (an
+    ESC or a right-to-left override would act on whoever opens it)."""
+    return _CONTROLS.sub("", text) if _CONTROLS.search(text) else text
 
 
 def leaks(strings: Iterable[str], user_names: tuple[str, ...] | None = None) -> list[str]:

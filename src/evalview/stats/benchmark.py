@@ -16,6 +16,7 @@ from typing import Any, Literal
 import numpy as np
 
 from evalview.load.errors import InputError
+from evalview.load.input_path import read_input_file
 from evalview.load.safe_json import parse_strict
 from evalview.model.run import UNATTEMPTED, EpisodeTable, Run, build_table, take_rows
 
@@ -53,17 +54,7 @@ class BenchmarkDeclaration:
 def load_benchmark(path: str | Path) -> BenchmarkDeclaration:
     """Read and validate a declaration file. Raises InputError (exit 2) saying what to fix."""
     p = Path(path)
-    try:
-        if p.is_symlink():
-            raise InputError(f"{p}: is a symbolic link; pass the declaration file itself.")
-        size = p.stat().st_size
-        if size > MAX_DECLARATION_BYTES:
-            raise InputError(f"{p}: {size:,} bytes is too large for a benchmark declaration.")
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise InputError(
-            f"{p}: the benchmark declaration cannot be read ({exc.strerror})."
-        ) from exc
+    raw = read_input_file(p, "benchmark declaration", MAX_DECLARATION_BYTES)
     value, problem = parse_strict(raw)
     if problem is not None:
         at = f":{problem.line}" if problem.line else ""
@@ -171,6 +162,20 @@ def version_problem(run: Run, decl: BenchmarkDeclaration) -> str | None:
             f"{decl.version_sha256[:12]}…: another release of version {decl.version!r}"
         )
     return None
+
+
+def version_unverified(run: Run, decl: BenchmarkDeclaration) -> str | None:
+    """Why the run cannot be shown to be the declaration's release (it records no
+    benchmark.version_sha256, and a version is identified by its sha256), or None."""
+    bench = (run.manifest or {}).get("benchmark")
+    digest = bench.get("version_sha256") if isinstance(bench, dict) else None
+    if isinstance(digest, str):
+        return None
+    return (
+        f"benchmark version unverified: the run records no benchmark.version_sha256, so it "
+        f"cannot be shown to be release {decl.version_sha256[:12]}… of version "
+        f"{decl.version!r} ({decl.source}); record the sha256 in manifest.json"
+    )
 
 
 @dataclass(frozen=True)

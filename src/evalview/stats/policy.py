@@ -53,6 +53,10 @@ class ReadState:
     has_tasks: bool
     allow_errors: bool
     allow_off_protocol: bool
+    #: a declared view whose task count contradicts its name (`informative_20` with 3 tasks)
+    view_size_warning: str | None = None
+    #: the run records no benchmark.version_sha256 while the declaration identifies its release
+    version_unverified: str | None = None
 
     @property
     def view_applied(self) -> bool:
@@ -154,11 +158,30 @@ def labels(s: ReadState) -> tuple[str, ...]:
         out.append(
             f"{len(s.missing)} declared case(s) missing from the run, counted as failures"
         )
+    if s.view_size_warning is not None:
+        out.append(s.view_size_warning)
+    if s.version_unverified is not None:
+        out.append(f"{NOT_PUBLISHABLE}: {s.version_unverified}")
     return tuple(out)
 
 
+def view_size_problem(view: str, tasks: tuple[str, ...] | list[str], source: str) -> str | None:
+    """A warning when a declared view's name promises a size its task list does not have
+    (`informative_20` with 3 tasks): the table would be titled with the wrong number."""
+    import re
+
+    match = re.search(r"_(\d+)$", view)
+    if match is None or int(match.group(1)) == len(tasks):
+        return None
+    return (
+        f"warning: view {view!r} names {int(match.group(1))} tasks, but {source} declares "
+        f"{len(tasks)} for it; check the declaration before quoting this view"
+    )
+
+
 #: Where a conditioned read names its quality bin (docs/statistics.md, "quality tags").
-QUALITY_TAG_PLACES = (
+QUALITY_TAG_PLACES: tuple[tuple[str, ...], ...] = (
+    (),  # the manifest's top level
     ("policy",),
     ("protocol",),
     ("method", "configuration"),
@@ -167,7 +190,8 @@ QUALITY_TAG_KEYS = ("quality_tag", "quality_bin")
 
 
 def untagged_quality_tags(run: Run) -> tuple[str, ...]:
-    """The manifest fields that condition the read on quality tag 0 (`0` or `"0"`)."""
+    """The manifest fields that condition the read on quality tag 0 (`0`, `0.0` or `"0"`),
+    at the top level or under policy, protocol or method.configuration."""
     found = []
     for place in QUALITY_TAG_PLACES:
         node: Any = run.manifest
@@ -177,10 +201,10 @@ def untagged_quality_tags(run: Run) -> tuple[str, ...]:
             continue
         for key in QUALITY_TAG_KEYS:
             value = node.get(key)
-            if (type(value) is int and value == 0) or (
+            if (type(value) in (int, float) and value == 0) or (
                 isinstance(value, str) and value.strip() == "0"
             ):
-                found.append(f"manifest.{'.'.join(place)}.{key} = {value!r}")
+                found.append(f"manifest.{'.'.join((*place, key))} = {value!r}")
     return tuple(found)
 
 

@@ -20,7 +20,13 @@ from evalview.model.facts import TEST, ReadFacts, read_facts
 from evalview.model.run import ERROR, EpisodeTable, Run, take_rows
 from evalview.stats import policy
 from evalview.stats.aggregate import all_tasks_mean
-from evalview.stats.benchmark import BenchmarkDeclaration, SeedSet, declared_cases, version_problem
+from evalview.stats.benchmark import (
+    BenchmarkDeclaration,
+    SeedSet,
+    declared_cases,
+    version_problem,
+    version_unverified,
+)
 from evalview.stats.bootstrap import DEFAULT_RESAMPLES, bootstrap_interval
 from evalview.stats.denominators import Denominators, Rates, count, outcomes, rates_of
 from evalview.stats.errors import (
@@ -186,6 +192,7 @@ class Scorecard:
             and not self.errored
             and not self.audit_errors
             and self.seed_set != "development"
+            and not any(label.startswith(policy.NOT_PUBLISHABLE) for label in self.labels)
         )
 
     @property
@@ -278,6 +285,16 @@ def score_run(
         untagged=untagged_quality_tags(run),
         view=view,
         view_problem=unknown_view,
+        view_size_warning=(
+            policy.view_size_problem(view, benchmark.subsets[view], benchmark.source)
+            if view is not None and benchmark is not None and unknown_view is None
+            else None
+        ),
+        version_unverified=(
+            version_unverified(run, benchmark)
+            if benchmark is not None and version is None
+            else None
+        ),
         seed_set=seed_set,
         errored=errored,
         audit_errors=audit_errors,

@@ -262,6 +262,8 @@ class CompareApp(App[int]):
                 label_a=str(self.a),
                 label_b=str(self.b),
                 allow_off_protocol=self.allow_off_protocol,
+                # the app shows such a comparison labelled not publishable, errored pairs listed
+                allow_errors=True,
             )
         except InputError as exc:
             self.post_message(self.Done(None, ("A read could not be opened", str(exc), 2)))

@@ -13,12 +13,31 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from evalview.textsafe import clean as clean
+from evalview.textsafe import clean as _clean
+
+#: The longest value shown in a table cell, a header, a label or a message. A 10 MB task name
+#: would otherwise be measured, cleaned and wrapped on every key press (seconds each, a minute on
+#: Enter); the record view (`clean_block`) still shows the whole record.
+MAX_SHOWN = 1000
+
+
+def cut(value: object, limit: int = MAX_SHOWN) -> str:
+    """`str(value)`, cut to `limit` characters with a note of its full length when longer."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters; the record view shows it all)"
+
+
+def clean(value: object) -> str:
+    """`value` cut for display (`cut`) with every control or invisible character made visible."""
+    return _clean(cut(value))
 
 
 def clean_block(value: object) -> str:
-    """`clean` for a multi-line block (JSON, a file excerpt): newlines and tabs stay layout."""
-    return "\n".join(clean(line).replace("\u2409", "\t") for line in str(value).split("\n"))
+    """`clean` for a multi-line block (JSON, a file excerpt): newlines and tabs stay layout, and
+    nothing is cut (the record view is where a long value is shown whole)."""
+    return "\n".join(_clean(line).replace("\u2409", "\t") for line in str(value).split("\n"))
 
 
 def esc(value: object) -> str:
@@ -39,7 +58,7 @@ def plain(value: object, style: str = "") -> Text:
 
 def clean_text(text: Text) -> Text:
     """`text` with its characters cleaned and its styles kept (the swap is one for one)."""
-    cleaned = clean(text.plain)
+    cleaned = _clean(text.plain)
     if cleaned == text.plain:
         return text
     out = text.copy()

@@ -40,6 +40,11 @@ EPISODE_MISSING = R.rule(
     "A selected episode has no record and no declared fail_fast stop explains it.",
 )
 
+EPISODES_EMPTY = R.rule(
+    "EV405", "episodes-file-empty", E,
+    "episodes.jsonl holds no episode result while the schedule selects episodes.",
+)
+
 STATUSES = ("completed", "completed_with_errors")
 
 
@@ -135,3 +140,19 @@ def check_completeness(run: Run) -> Iterator[Finding]:
             f"{why}. Add its result (status 'error' if it could not run).",
             file=MANIFEST, episode_id=eid,
         )
+
+
+@R.check
+def check_episodes_not_empty(run: Run) -> Iterator[Finding]:
+    """An empty episodes.jsonl is named at that file: the per-case EV404 findings point at the
+    manifest, and a reader would otherwise never be told the results file itself is empty."""
+    schedule = schedule_list(run)
+    if run.kind != "closed-run" or not schedule or episodes_unread(run) or run.records:
+        return
+    n = len(dict.fromkeys(schedule))
+    yield EPISODES_EMPTY(
+        f"{EPISODES_JSONL} holds no episode result, but {MANIFEST} protocol.episode_ids selects "
+        f"{n} episode(s). Write one line per attempted episode (status 'error' for one that "
+        "could not run), or re-export the run.",
+        file=EPISODES_JSONL,
+    )

@@ -17,7 +17,7 @@ from evalview.audit.checks.closure import unattempted_by_fail_fast
 from evalview.findings import Finding
 from evalview.model.run import Run
 
-W, I = R.W, R.I  # noqa: E741
+E, W, I = R.E, R.W, R.I  # noqa: E741
 
 INFRASTRUCTURE = R.rule(
     "EV601", "infrastructure-errors", W,
@@ -35,6 +35,12 @@ OVER_BUDGET = R.rule(
     "EV604", "over-budget", W,
     "An episode reports more environment steps or policy calls than the protocol's declared "
     "limit.",
+)
+#: Made by the export (report/leaks.py), which refuses on it: the value would be published.
+CREDENTIAL_PUBLISHED = R.rule(
+    "EV606", "credential-in-publication", E,
+    "A published field holds a credential-shaped value (API key, token, e-mail, host name, "
+    "private IP address, stack trace); the export refuses unless --redact.",
 )
 METHOD_NOT_SUPPLIED = R.rule(
     "EV605", "method-not-supplied", I,

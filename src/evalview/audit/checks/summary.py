@@ -74,6 +74,11 @@ COUNTS_INCOHERENT = R.rule(
     "summary totals contradict each other (attempted != completed + errors, successes > "
     "completed, attempted > selected).",
 )
+COMPLETION_DENOMINATOR = R.rule(
+    "EV512", "summary-completion-denominator", R.W,
+    "summary completion_rate is completed/attempted, not completed/selected: the format does not "
+    "fix its denominator, so say which one.",
+)
 
 COUNT_KEYS = ("attempted", "completed", "errors", "successes", "policy_calls", "rejected_actions")
 #: rate -> (numerator count, denominator count); "selected" is the manifest schedule.
@@ -293,6 +298,16 @@ def _rates(summary: dict[str, Any], counts: dict[str, int]) -> Iterator[Finding]
                 f"`{rate}` is {v!r} but its denominator `{den}` is 0; the rate must be null.",
             )
         elif not close(v, counts[num] / counts[den]):
+            attempted = counts.get("attempted")
+            if rate == "completion_rate" and attempted and close(v, counts[num] / attempted):
+                yield _add(
+                    COMPLETION_DENOMINATOR,
+                    f"`completion_rate` is {v!r} = completed/attempted = {counts[num]}/"
+                    f"{attempted}, not completed/selected = {counts[num]}/{counts[den]}. The "
+                    "format does not fix this denominator: state that it is over attempted "
+                    "cases wherever the rate is quoted.",
+                )
+                continue
             yield _add(
                 RATE_MISMATCH,
                 f"`{rate}` is {v!r} but {num}/{den} = {counts[num]}/{counts[den]} = "

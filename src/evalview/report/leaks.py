@@ -1,0 +1,120 @@
+"""Credential-shaped values in what an export would publish: refused, or redacted on request.
+
+The builder publishes ids, task names, termination reasons, error types and declarations as they
+were written on someone's machine, so an API key planted in policy.version, an e-mail address in
+a run id, a host name in a termination reason or a stack trace in an error type would be
+published with them. Every string of the finished document (keys included) is matched against the
+shapes below; a match refuses the export with one finding per value, naming the field and its
+JSON path, unless `--redact` asks for the matched text to be replaced, in which case result.json
+and the page list what was redacted. This is pattern matching, not general secret detection (the
+format says so too): it catches the shapes seen leaking, and the reviewer still reads the files.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_HOST_TLDS = (
+    "com|net|org|io|ai|dev|app|cloud|edu|gov|internal|local|localdomain|lan|corp|intranet|"
+    "home|example|test"
+)
+
+#: (kind, pattern). Kinds are what a finding and the page say; never the value itself.
+PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("API key", re.compile(r"(?<![A-Za-z0-9])sk-(?:[A-Za-z0-9]+-)*[A-Za-z0-9_]{16,}")),
+    (
+        "GitHub token",
+        re.compile(r"(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,})"),
+    ),
+    ("AWS access key", re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")),
+    ("bearer token", re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{8,}")),
+    (
+        "e-mail address",
+        re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+    ),
+    (
+        "private IP address",
+        re.compile(
+            r"(?<![\d.])(?:10(?:\.\d{1,3}){3}|127(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}"
+            r"|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2})(?![\d.])"
+        ),
+    ),
+    (
+        "host name",
+        re.compile(
+            r"(?i)(?<![\w.-])(?:localhost|(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+"
+            r"(?:" + _HOST_TLDS + r"))(?![\w-])"
+        ),
+    ),
+    (
+        "stack trace",
+        re.compile(
+            r"Traceback \(most recent call last\)|File \"[^\"]*\", line \d+"
+            r"|\bat [\w$.]+\([\w$]+\.(?:java|kt|scala|js|ts):\d+\)"
+        ),
+    ),
+)
+
+REDACTED = "[redacted {kind}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Leak:
+    """One credential-shaped value: where it sits in result.json and what it looks like."""
+
+    path: str  # JSON path in result.json, e.g. `$.episodes[3].termination_reason`
+    field: str  # the field's own name (`termination_reason`; `key` for an object key)
+    kind: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "field": self.field, "kind": self.kind}
+
+
+def kinds_in(text: str) -> list[str]:
+    """The kinds of credential-shaped text in `text`, in PATTERNS order."""
+    return [kind for kind, pattern in PATTERNS if pattern.search(text)]
+
+
+def _redact_text(text: str) -> str:
+    for kind, pattern in PATTERNS:
+        text = pattern.sub(REDACTED.format(kind=kind), text)
+    return text
+
+
+def _walk(value: Any, path: str, field: str, found: list[Leak], redact: bool) -> Any:
+    if isinstance(value, str):
+        kinds = kinds_in(value)
+        found.extend(Leak(path, field, k) for k in kinds)
+        return _redact_text(value) if kinds and redact else value
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            key = str(k)
+            sub = f"{path}.{key}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else (
+                f"{path}[{key!r}]"
+            )
+            kinds = kinds_in(key)
+            found.extend(Leak(f"{path} (a key)", "key", k2) for k2 in kinds)
+            new_key = _redact_text(key) if kinds and redact else key
+            out[new_key] = _walk(v, sub, key, found, redact)
+        return out
+    if isinstance(value, list):
+        return [_walk(v, f"{path}[{i}]", field, found, redact) for i, v in enumerate(value)]
+    return value
+
+
+def find_leaks(document: dict[str, Any]) -> list[Leak]:
+    """Every credential-shaped value of the document (its JSON path, field and kind)."""
+    found: list[Leak] = []
+    _walk(document, "$", "$", found, redact=False)
+    return found
+
+
+def redact_leaks(document: dict[str, Any]) -> tuple[dict[str, Any], list[Leak]]:
+    """The document with every credential-shaped text replaced by `[redacted KIND]`, and what
+    was replaced."""
+    found: list[Leak] = []
+    clean = _walk(document, "$", "$", found, redact=True)
+    return clean, found
