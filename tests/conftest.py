@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-#: Hypothesis's per-example deadline measures wall time, which a shared 2-core machine (or parallel
-#: workers) can stretch past 200 ms on a correct example; speed is measured in bench/, not here.
+#: No per-example deadline: tests never assert timing, and with two workers on a loaded 2-core
+#: machine an example that takes 50 ms alone can take 400 ms (Hypothesis then fails it as flaky).
 settings.register_profile("evalview", deadline=None)
 settings.load_profile("evalview")
 

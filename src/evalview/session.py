@@ -12,11 +12,12 @@ Headless: never imports Textual.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evalview.findings import Finding, Severity, count_by_severity, sort_findings
+from evalview.fmt import STAGES as _STAGES
 from evalview.load import InputError, ReadOptions, Source, read_input, select_run
 from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
 from evalview.model.run import Run
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
     from evalview.psr import CheckpointReport, PsrOptions, RunPsrReport
     from evalview.stats import BenchmarkDeclaration, Scorecard
 
-#: The stages of opening a run, in order, for the progress bar.
-STAGES = ("reading", "auditing", "scoring")
+#: The stages of opening a run, in order, for the progress bar (defined in evalview.fmt).
+STAGES = _STAGES
 
 #: (stage index, stage name, fraction of that stage done in [0, 1]).
 Progress = Callable[[int, str, float], None]
@@ -139,6 +140,7 @@ def open_run(
             freeze=options.freeze,
             lazy_table=options.lazy_table,
             progress=options.progress,
+            on_read=options.on_read,
         )
     else:
         run = select_run(read_input(source, options), name)
@@ -158,7 +160,7 @@ def _with_progress(options: ReadOptions, progress: Progress | None) -> ReadOptio
     def reading(done: int, total: int) -> None:
         _step(progress, 0, done / total if total else 1.0)
 
-    return ReadOptions(options.message_key, options.freeze, options.lazy_table, reading)
+    return replace(options, progress=reading)
 
 
 def _audited(path: Path, run: Run, progress: Progress | None) -> Session:

@@ -220,3 +220,70 @@ def test_unreadable_source_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not a closed run"):
         export_run(tmp_path / "empty", tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+def _age(run: Path, seconds: int = 3600) -> None:
+    """Make every file of the run as old as a closed run's (the files were just copied)."""
+    old = (os.stat(run).st_mtime_ns // 10**9 - seconds) * 10**9
+    for p in run.rglob("*"):
+        os.utime(p, ns=(old, old), follow_symlinks=False)
+
+
+def test_a_same_size_rewrite_with_the_old_mtime_is_caught_by_the_read_hash(
+    run: Path, tmp_path: Path
+) -> None:
+    """A recent file keeping size and mtime (a coarse filesystem clock) is hashed again and
+    compared with the hash taken while the loader read it."""
+    target = run / "summary.json"
+    os.utime(target)  # written just now (the copy kept the example's old mtimes)
+
+    def rewrite_in_place() -> None:
+        st = os.stat(target)
+        data = target.read_bytes()
+        target.write_bytes(data.replace(b"1", b"2", 1) if b"1" in data else data[:-1] + b" ")
+        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
+        assert os.stat(target).st_size == st.st_size
+
+    with pytest.raises(Refused, match=r"summary\.json changed while the export"):
+        export_run(run, tmp_path / "out", bootstrap=0, before_commit=rewrite_in_place)
+
+
+def test_each_input_is_read_once_and_not_hashed_again(
+    run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a closed run (old files) the export reads every input once, in the loader, hashes
+    those bytes, and at the end only stats the files."""
+    import hashlib
+
+    from evalview.report import snapshot
+
+    _age(run)
+    rereads: list[Path] = []
+    real_state = snapshot._state
+    monkeypatch.setattr(snapshot, "_state", lambda p: rereads.append(p) or real_state(p))
+    recorders: list[snapshot.Recorder] = []
+    real_recorder = snapshot.Recorder
+
+    def recorder() -> snapshot.Recorder:
+        recorders.append(real_recorder())
+        return recorders[-1]
+
+    monkeypatch.setattr(snapshot, "Recorder", recorder)
+    export_run(run, tmp_path / "out", bootstrap=0)
+    assert rereads == []
+    (rec,) = recorders
+    assert sorted(rec.states) == sorted(snapshot.input_files(run))
+    for rel, state in rec.states.items():
+        assert state is not None
+        assert state.sha256 == hashlib.sha256((run / rel).read_bytes()).hexdigest(), rel
+
+
+def test_a_touched_old_input_is_still_a_change(run: Path, tmp_path: Path) -> None:
+    _age(run)
+    target = run / "episodes" / "task-01-seed1002" / "result.json"
+
+    def touch() -> None:
+        os.utime(target)
+
+    with pytest.raises(Refused, match=r"task-01-seed1002/result\.json changed"):
+        export_run(run, tmp_path / "out", bootstrap=0, before_commit=touch)

@@ -104,3 +104,52 @@ def test_empty_inputs_are_refused(bad: list[list[int]]) -> None:
 def test_resamples_must_be_positive() -> None:
     with pytest.raises(ValueError):
         bootstrap_interval([[1, 0]], 0)
+
+
+def python_words_distribution(outcomes: list[list[int]], resamples: int) -> list[float]:
+    """The implementation before numpy's MT19937 took over the words: `getrandbits(32·m)` of
+    `random.Random(7)`, chunk by chunk, then the same arithmetic. Kept here as the bit-for-bit
+    reference for the full-size case (the slow references are too slow at B = 10,000)."""
+    import numpy as np
+
+    sizes = np.array([len(x) for x in outcomes], dtype=np.uint64)
+    values = np.concatenate([np.asarray(x, dtype=np.int32) for x in outcomes])
+    total = len(values)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+    col_size = np.repeat(sizes, sizes.astype(np.intp))
+    col_offset = np.repeat(starts, sizes.astype(np.intp)).astype(np.uint64)
+    rng = random.Random(7)
+    out: list[float] = []
+    per_chunk = max(1, (1 << 20) // total)
+    for first in range(0, resamples, per_chunk):
+        rows = min(per_chunk, resamples - first)
+        raw = rng.getrandbits(32 * rows * total).to_bytes(4 * rows * total, "little")
+        words = np.frombuffer(raw, dtype="<u4").astype(np.uint64).reshape(rows, total)
+        idx = ((words * col_size) >> np.uint64(32)) + col_offset
+        counts = np.add.reduceat(values[idx.astype(np.intp)], starts, axis=1)
+        out.extend((counts / sizes.astype(np.float64)).sum(axis=1) / len(outcomes))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("data", "resamples"),
+    [(grid(24, 50), 10_000), ([*grid(7, 31, seed=2), [1] * 5, grid(1, 400)[0]], 2_000)],
+    ids=["24x50-B10000", "unequal-sizes"],
+)
+def test_bit_identical_to_the_python_generator_words(data: list[list[int]], resamples: int) -> None:
+    assert list(bootstrap_distribution(data, resamples)) == python_words_distribution(
+        data, resamples
+    )
+
+
+@pytest.mark.parametrize("used", [0, 1, 623, 624, 1000])
+def test_numpy_words_are_the_generators_words(used: int) -> None:
+    """From any position of the generator's state (`used` words already drawn)."""
+    import numpy as np
+
+    rng = random.Random(12345)
+    for _ in range(used):
+        rng.getrandbits(32)
+    words = bootstrap_mod._mt19937_words(rng)(5000)
+    expected = [rng.getrandbits(32) for _ in range(5000)]
+    assert words.dtype == np.uint64 and list(words) == expected

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from tui_helpers import EXAMPLE
 
+from evalview.samples import generate_closed_run
+
 pytestmark = pytest.mark.e2e
 
 TIMEOUT = 30.0
@@ -119,6 +121,35 @@ def test_a_folder_opens_the_runs_screen_in_a_real_terminal(terminal: Terminal) -
     terminal.keys("Escape")
     screen = terminal.wait_for("6 clean")
     terminal.keys("q")
+    assert terminal.exit_status() == "0"
+
+
+@pytest.fixture(scope="module")
+def big_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The benchmark's 10,000-episode run (bench/gen_big_run.py's parameters), ~50 MB."""
+    return generate_closed_run(
+        tmp_path_factory.mktemp("big") / "big-run",
+        tasks=50,
+        seeds=200,
+        rng_seed=10_000,
+        run_id="robobench-bench-10k",
+    )
+
+
+def test_a_search_typed_at_full_speed_filters_10000_episodes(
+    terminal: Terminal, big_run: Path
+) -> None:
+    """The keys go in one burst right after the run screen appears, while the other tabs are
+    still being mounted and the bootstrap runs: `3`, `/`, then the search. None may be lost
+    (before the fix the search went to the overview and `e` opened the export dialog)."""
+    terminal.start(f"{_evalview()} {big_run}")
+    terminal.wait_for("successes / selected")
+    terminal.keys("3", "/", *"seed1042")
+    screen = terminal.wait_for("50 episodes of 10,000")
+    assert "“seed1042”" in screen
+    rows = [line for line in screen.splitlines() if "/seed" in line]
+    assert rows and all("/seed1042 " in line for line in rows), screen
+    terminal.keys("Enter", "q")  # Enter leaves the field for the table; q quits
     assert terminal.exit_status() == "0"
 
 

@@ -27,7 +27,7 @@ from evalview import rules as R
 from evalview.findings import Finding
 from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
 from evalview.load.errors import InputError
-from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.reader import NamedRun, OnRead, Reader, Reading, ReadOptions
 from evalview.load.safe_json import pad_depth, parse_strict
 from evalview.load.source import Source
 from evalview.model.record import get_path as _get
@@ -58,8 +58,13 @@ Progress = Callable[[int, int], None]
 
 
 class _Reader:
-    def __init__(self, root: Path, progress: Progress | None = None) -> None:
+    def __init__(
+        self, root: Path, progress: Progress | None = None, on_read: OnRead | None = None
+    ) -> None:
         self.root = root
+        self.on_read = on_read
+        #: lstat of each regular file, kept only for `on_read`
+        self.stats: dict[str, os.stat_result] = {}
         self.base = os.path.join(os.fspath(root), "")
         self.findings: list[Finding] = []
         self.bytes_read = 0
@@ -125,6 +130,8 @@ class _Reader:
                 )
             )
             return None
+        if self.on_read is not None:
+            self.stats[rel] = st
         return st
 
     def read(self, rel: str, size: int = 0) -> bytes | None:
@@ -153,6 +160,8 @@ class _Reader:
             return None
         data = chunks[0] if len(chunks) <= 2 else b"".join(chunks)
         self.bytes_read += len(data)
+        if self.on_read is not None and rel in self.stats:
+            self.on_read(rel, self.stats[rel], data)
         return data
 
     def parse_object(
@@ -213,8 +222,11 @@ def load_closed_run(
     freeze: bool = False,
     lazy_table: bool = False,
     progress: Progress | None = None,
+    on_read: OnRead | None = None,
 ) -> Run:
     """Read a closed-run directory. Raises InputError only when the directory itself is unusable.
+
+    `on_read(rel, lstat, data)` (optional) sees every file's bytes once, as read.
 
     `progress(done, total)` (optional, for the app's loading bar) is told the bytes processed,
     about every 1 % and once at the end; without it reading is exactly as fast as before.
@@ -231,7 +243,7 @@ def load_closed_run(
     paused = gc.isenabled()
     gc.disable()
     try:
-        run = _load_closed_run(path, message_key, lazy_table, progress)
+        run = _load_closed_run(path, message_key, lazy_table, progress, on_read)
         if freeze:
             gc.freeze()
         return run
@@ -241,7 +253,11 @@ def load_closed_run(
 
 
 def _load_closed_run(
-    path: Path, message_key: str, lazy_table: bool, progress: Progress | None
+    path: Path,
+    message_key: str,
+    lazy_table: bool,
+    progress: Progress | None,
+    on_read: OnRead | None = None,
 ) -> Run:
     root = path
     try:
@@ -253,7 +269,7 @@ def _load_closed_run(
             f"{path}: not a closed run (no manifest.json, status.json, summary.json or "
             "episodes.jsonl). Point evalview at the run directory itself."
         )
-    reader = _Reader(root, progress)
+    reader = _Reader(root, progress, on_read)
 
     # 1. Stat everything the format names, before reading any of it.
     sizes: dict[str, int] = {}
@@ -672,6 +688,7 @@ def _read(source: Source, options: ReadOptions) -> Reading:
         freeze=options.freeze,
         lazy_table=options.lazy_table,
         progress=options.progress,
+        on_read=options.on_read,
     )
     return Reading(root, "closed-run", (NamedRun(None, run),))
 

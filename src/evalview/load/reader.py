@@ -26,6 +26,7 @@ dependencies (pydantic models, numpy-heavy helpers) inside `read`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,10 +35,13 @@ from typing import Any
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
-__all__ = ["NamedRun", "Progress", "ReadOptions", "Reader", "Reading", "Source"]
+__all__ = ["NamedRun", "OnRead", "Progress", "ReadOptions", "Reader", "Reading", "Source"]
 
 #: `progress(done, total)`: units (bytes, for a closed run) read so far, out of their total.
 Progress = Callable[[int, int], None]
+#: `on_read(rel, lstat, data)`: a file's bytes as read, with the lstat taken before reading them
+#: (the export hashes them there instead of reading every input again: report/snapshot.py).
+OnRead = Callable[[str, os.stat_result, bytes], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +50,14 @@ class ReadOptions:
 
     `message_key`: the metrics key holding the verifier message (PSR). `freeze`, `lazy_table`:
     speed options of short-lived commands (see `load_closed_run`). `progress`: for a loading bar.
+    `on_read`: sees each file of a closed run once, as read (the export's input record).
     """
 
     message_key: str = DEFAULT_MESSAGE_KEY
     freeze: bool = False
     lazy_table: bool = False
     progress: Progress | None = None
+    on_read: OnRead | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from evalview.load import checkpoint_inputs, closed_run, harness_result, result_json
 from evalview.load.errors import InputError
-from evalview.load.reader import Reader, Reading, ReadOptions
+from evalview.load.reader import OnRead, Reader, Reading, ReadOptions
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
@@ -82,12 +82,13 @@ def load_run(
     freeze: bool = False,
     lazy_table: bool = False,
     progress: closed_run.Progress | None = None,
+    on_read: OnRead | None = None,
 ) -> Run:
     """The one `Run` at `path` (a closed-run directory or a results JSON). Raises InputError
     (exit 2) when unusable. `freeze`, `lazy_table`: see `load_closed_run` (short-lived commands
     only). `progress`: called with (bytes done, total) while a closed run is read."""
     source = Source(path)
-    reading = read_input(source, ReadOptions(message_key, freeze, lazy_table, progress))
+    reading = read_input(source, ReadOptions(message_key, freeze, lazy_table, progress, on_read))
     if reading.format == harness_result.FORMAT:
         raise InputError(
             f"{source.path}: a benchmark-harness input, which holds no episode read (arms x "

@@ -5,33 +5,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from evalview.errors import InputError, Refused
-from evalview.folder.discover import is_folder
-from evalview.session import (
-    PsrFiles,
-    Session,
-    finish_bootstrap,
-    finish_partial_credit,
-    open_input,
-)
-from evalview.tui.commands import JumpProvider
-from evalview.tui.episodes import EpisodeFilter
-from evalview.tui.export_screen import ExportProvider, open_export
-from evalview.tui.help import HelpScreen
+from evalview.tui.commands import ExportProvider, JumpProvider
+from evalview.tui.keygate import KeyGate
 from evalview.tui.loading import LoadingScreen, UnreadableScreen
-from evalview.tui.run_screen import RunScreen
 from evalview.tui.theme import EVALVIEW_THEME
 
+# Only what the loading screen needs is imported with this module (tests/tui/test_app_imports.py
+# keeps it so): the run screen, the reader, the export dialog (pydantic, Jinja2), numpy and the
+# help's Markdown are imported where first used, so the first frame is not spent on imports.
 if TYPE_CHECKING:
     from evalview.psr import CheckpointReport, RunPsrReport
+    from evalview.session import PsrFiles, Session
     from evalview.stats import Scorecard
+    from evalview.tui.run_screen import RunScreen
 
 
 #: Seconds between looks at a watched read's files, and how long they must be still.
@@ -137,14 +130,38 @@ class EvalViewApp(App[int]):
         self.jobs = jobs
         #: Re-read what is shown when its files change (`--watch`, or `w`).
         self.watching = watch
+        #: Keys typed while a screen gets ready wait here (tui/keygate.py).
+        self.key_gate = KeyGate()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded and self.key_gate.take(event):
+            return
+        await super().on_event(event)
+
+    def hold_keys(self) -> None:
+        """Keep the keys typed from now on until `release_keys` (then they run, in order)."""
+        self.key_gate.hold()
+
+    def release_keys(self) -> None:
+        self.key_gate.release()
+        self.call_later(self._replay_keys)
+
+    async def _replay_keys(self) -> None:
+        # Stops early if a replayed key holds the gate again; the rest wait for that release.
+        while (key := self.key_gate.next_key()) is not None:
+            await super().on_event(key)
 
     def on_mount(self) -> None:
         self.register_theme(EVALVIEW_THEME)
         self.theme = EVALVIEW_THEME.name
         self.sub_title = str(self.path)
         if self.session is not None:
+            from evalview.tui.run_screen import RunScreen
+
             self.push_screen(RunScreen(self.session))
             return
+        from evalview.folder.discover import is_folder
+
         if is_folder(self.path):
             from evalview.tui.runs_screen import RunsScreen
 
@@ -206,6 +223,9 @@ class EvalViewApp(App[int]):
             shown[:] = [index, done]
             self.post_message(self.Progress(index, stage, done))
 
+        from evalview.errors import InputError, Refused
+        from evalview.session import Session, open_input
+
         try:
             opened = open_input(
                 self.path, progress, defer_bootstrap=True, psr_files=self.psr_files
@@ -224,6 +244,9 @@ class EvalViewApp(App[int]):
         if worker.is_cancelled:
             return
         if isinstance(opened, Session):
+            # The run screen's modules (numpy, the panes), here rather than on the UI thread.
+            import evalview.tui.run_screen  # noqa: F401
+
             self.post_message(self.Loaded(opened))
         else:
             self.post_message(self.InputsLoaded(opened))
@@ -232,6 +255,8 @@ class EvalViewApp(App[int]):
     def _bootstrap(self, session: Session) -> None:
         """Partial credit, then the seed bootstrap, started once the run screen has painted
         (both hold the GIL)."""
+        from evalview.session import finish_bootstrap, finish_partial_credit
+
         if session.psr_pending:
             psr, why = finish_partial_credit(session)
             if get_current_worker().is_cancelled:
@@ -254,6 +279,8 @@ class EvalViewApp(App[int]):
     def on_eval_view_app_loaded(self, message: Loaded) -> None:
         if not self._loading():
             return
+        from evalview.tui.run_screen import RunScreen
+
         self.session = message.session
         self.switch_screen(RunScreen(message.session))
         if message.session.bootstrap_pending or message.session.psr_pending:
@@ -265,6 +292,8 @@ class EvalViewApp(App[int]):
             return
         session.psr, session.psr_refusal = message.report, message.refusal
         session.psr_pending = False
+        from evalview.tui.run_screen import RunScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, RunScreen):
                 screen.psr_updated()
@@ -275,6 +304,8 @@ class EvalViewApp(App[int]):
             return
         session.scorecard, session.score_refusal = message.scorecard, message.refusal
         session.bootstrap_pending = False
+        from evalview.tui.run_screen import RunScreen
+
         for screen in self.screen_stack:
             if isinstance(screen, RunScreen):
                 screen.scores_updated()
@@ -362,6 +393,7 @@ class EvalViewApp(App[int]):
 
     @work(thread=True, exclusive=True, group="reload")
     def _reload(self, path: Path) -> None:
+        from evalview.errors import InputError
         from evalview.session import open_session
 
         try:
@@ -383,6 +415,8 @@ class EvalViewApp(App[int]):
         if message.opened is None:
             self.notify(message.problem or "", title="Cannot be read now", severity="error")
             return
+        from evalview.tui.run_screen import RunScreen
+
         old = self.session
         runs = self._runs_screen()
         base = 1 if runs is None else self.screen_stack.index(runs) + 1
@@ -417,13 +451,19 @@ class EvalViewApp(App[int]):
     # -- actions reachable from bindings and the command palette ----------------------------
 
     def action_help(self) -> None:
+        from evalview.tui.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
     def action_export(self) -> None:
+        from evalview.tui.export_screen import open_export
+
         open_export(self)
 
     def _run_screen(self) -> RunScreen | None:
+        from evalview.tui.run_screen import RunScreen
+
         runs = [s for s in self.screen_stack if isinstance(s, RunScreen)]
         if not runs:
             return None
@@ -436,6 +476,8 @@ class EvalViewApp(App[int]):
             screen.show_tab(tab_id)
 
     def show_task(self, task: str) -> None:
+        from evalview.tui.episodes import EpisodeFilter
+
         if (screen := self._run_screen()) is not None:
             screen.show_episodes(EpisodeFilter(task=task))
 

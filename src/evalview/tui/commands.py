@@ -99,3 +99,29 @@ class JumpProvider(Provider):
             offered += 1
             if offered >= MAX_EPISODE_HITS:
                 break
+
+
+PALETTE_TEXT = "Export result.json and index.html…"
+
+
+def _open_export(app: object) -> None:
+    # Imported on use: the dialog pulls in the report renderer (pydantic, Jinja2), which the
+    # first screen must not wait for.
+    from evalview.tui.export_screen import open_export
+
+    open_export(app)
+
+
+class ExportProvider(Provider):
+    """The palette entry for the export dialog."""
+
+    async def discover(self) -> Hits:
+        yield DiscoveryHit(PALETTE_TEXT, partial(_open_export, self.app), help="publish this run")
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        if (score := matcher.match(PALETTE_TEXT)) > 0:
+            yield Hit(
+                score, matcher.highlight(PALETTE_TEXT), partial(_open_export, self.app),
+                PALETTE_TEXT, help="publish this run",
+            )

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 from rich.text import Text
 from textual import on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -134,7 +135,15 @@ class EpisodesPane(Vertical):
     """Filter bar, the virtual table, and a one-line status of what is shown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "search", "Search", id="episodes.search"),
+        # Priority: the app runs it as soon as it takes `/` from its queue, so the focus is on
+        # the search field before it forwards the next key. A plain binding runs only after
+        # the key has bubbled back up from the table, and the keys typed right after `/` were
+        # already sent to the table (and lost). A focused Input still gets `/` as text: Textual
+        # drops bindings on keys the focused widget consumes.
+        Binding("slash", "search", "Search", id="episodes.search", priority=True),
+        # Enter in the search field moves to the table at once (priority, same reason), so a
+        # key typed right after it reaches the table, not the field.
+        Binding("enter", "leave_search", show=False, priority=True, id="episodes.leave_search"),
         Binding("x", "clear_filters", "Clear filters", id="episodes.clear"),
     ]
 
@@ -229,12 +238,23 @@ class EpisodesPane(Vertical):
         self.filter = replace(self.filter, text=event.value.strip())
         self._refresh_rows()
 
-    @on(Input.Submitted, "#f-text")
-    def _text_submitted(self) -> None:
-        self.query_one(VirtualTable).focus()
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "leave_search":  # only in the search field; elsewhere Enter is the table's
+            focused = self.screen.focused
+            return focused is not None and focused.id == "f-text"
+        return True
+
+    def action_leave_search(self) -> None:
+        self.screen.set_focus(self.query_one(VirtualTable))
 
     def action_search(self) -> None:
-        self.query_one("#f-text", Input).focus()
+        field = self.query_one("#f-text", Input)
+        if self.screen.focused is field:
+            # `/` typed in the field is text. Textual drops a focused Input's printable keys
+            # from its ancestors' bindings, but not `/` ("slash" has no character there).
+            raise SkipAction()
+        # Not `Input.focus()`: that defers the change behind the keys already queued.
+        self.screen.set_focus(field)
 
     def action_clear_filters(self) -> None:
         self.set_filter(EpisodeFilter())

@@ -7,7 +7,6 @@ stays on screen until dismissed; refusals list the audit's error findings like t
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -15,7 +14,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
@@ -26,7 +24,6 @@ from evalview.tui.safe import clean
 if TYPE_CHECKING:
     from evalview.report.export import Exported
 
-PALETTE_TEXT = "Export result.json and index.html…"
 
 
 def default_destination(source: Path) -> Path:
@@ -173,18 +170,3 @@ def open_export(app: object) -> None:
         return
     if not isinstance(app.screen, ExportScreen):
         app.push_screen(ExportScreen(Path(session.path)))
-
-
-class ExportProvider(Provider):
-    """The palette entry for the export dialog."""
-
-    async def discover(self) -> Hits:
-        yield DiscoveryHit(PALETTE_TEXT, partial(open_export, self.app), help="publish this run")
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        if (score := matcher.match(PALETTE_TEXT)) > 0:
-            yield Hit(
-                score, matcher.highlight(PALETTE_TEXT), partial(open_export, self.app),
-                PALETTE_TEXT, help="publish this run",
-            )

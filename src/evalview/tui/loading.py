@@ -11,7 +11,7 @@ from textual.containers import Center, Middle, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 
-from evalview.session import STAGES
+from evalview.fmt import STAGES
 from evalview.tui.safe import esc as escape
 
 

@@ -23,8 +23,11 @@ from evalview.tui.tabs import TABS
 class RunScreen(Screen[None]):
     """Routes the panes' requests (show episodes, open a record) so panes stay independent."""
 
+    #: Priority, like the episodes' `/`: a tab key typed just before `/` or a search must move
+    #: the focus before the app forwards the next key (a focused Input still gets digits).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(str(i), f"tab({i})", f"tab {i}", show=False, id=f"run.tab{i}") for i in range(1, 10)
+        Binding(str(i), f"tab({i})", f"tab {i}", show=False, id=f"run.tab{i}", priority=True)
+        for i in range(1, 10)
     ]
 
     def __init__(self, session: Session) -> None:
@@ -86,18 +89,37 @@ class RunScreen(Screen[None]):
         ready = self._ready.get(tab_id)
         if ready is not None and ready.is_set():
             self._focus_in(tab_id)  # at once, so a key pressed next lands in the table
-        self.run_worker(self._focus_when_ready(tab_id), group="show-tab", exclusive=True)
+            return
+        # The pane is still to be mounted: keys typed meanwhile (`/` and a search) wait for it.
+        hold = getattr(self.app, "hold_keys", None)
+        if hold is not None:
+            hold()
+        self.call_later(self._focus_when_ready, tab_id, held=hold is not None)
 
-    async def _focus_when_ready(self, tab_id: str) -> None:
-        await self.ensure_pane(tab_id)
-        self.call_after_refresh(self._focus_in, tab_id)
+    async def _focus_when_ready(self, tab_id: str, *, held: bool) -> None:
+        try:
+            await self.ensure_pane(tab_id)
+            if self.query_one(TabbedContent).active == tab_id:
+                self._focus_in(tab_id)
+        finally:
+            if held:
+                self.app.release_keys()  # type: ignore[attr-defined]
 
-    def _focus_in(self, tab_id: str) -> None:
-        """Focus the first table of a tab, so arrows and Enter work at once."""
+    def _focus_in(self, tab_id: str, *, keep: bool = True) -> None:
+        """Focus the first table of a tab, so arrows and Enter work at once.
+
+        `set_focus`, not `focus()`: the latter waits behind keys already queued, which then go
+        to the widget that had the focus before. A focus already inside the tab (the search
+        field, reached by keys typed meanwhile) stays there unless `keep` is False.
+        """
+        focused = self.focused
+        pane_id = f"{tab_id}-pane"
+        if keep and focused is not None and any(n.id == pane_id for n in focused.ancestors):
+            return
         for child in self.query(f"#{tab_id}-pane").results():
             for table in child.query("VirtualTable, DataTable"):
                 if table.focusable:
-                    table.focus()
+                    self.set_focus(table)
                     return
 
     @on(TabbedContent.TabActivated)
@@ -133,7 +155,7 @@ class RunScreen(Screen[None]):
         await self.ensure_pane("episodes")
         self.episodes.set_filter(f)
         self.query_one(TabbedContent).active = "episodes"
-        self.call_after_refresh(self._focus_in, "episodes")
+        self.call_after_refresh(self._focus_in, "episodes", keep=False)
 
     @on(EpisodesPane.OpenRecord)
     def _open_record(self, message: EpisodesPane.OpenRecord) -> None:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.widget import Widget
 
-from evalview.session import Session
+if TYPE_CHECKING:
+    from evalview.session import Session
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,110 @@
+"""Bench: CPU time of the installed `evalview RUN` until its loading screen, then its run screen,
+are on a real terminal (tmux), against the floor of importing textual and parsing the run.
+
+Budgets (DESIGN.md): the loading screen within 0.5 CPU-s of start; the run screen within 2x the
+floor. CPU time (user + system of the app's process, from /proc/PID/stat, read the moment
+capture-pane shows the screen) rather than wall time, so the other jobs on a shared machine
+matter less; the floor is a fresh `python` that imports `textual.app` and reads and parses the
+run's files with orjson (bench_check.py's parse floor), measured alternately with the app.
+
+    python bench/gen_big_run.py                     # once: bench/out/big-run
+    python bench/bench_first_paint.py [RUN] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from bench_check import DEFAULT_RUN, PARSE_FLOOR, evalview_command, measure
+
+TICK = os.sysconf("SC_CLK_TCK")
+LOADING, RUN_SCREEN = "Opening", "successes / selected"
+
+
+def cpu_of(pid: int) -> float:
+    """User + system CPU seconds of process `pid` so far (10 ms resolution)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14, 15)
+
+
+def app_cpu(run: Path) -> dict[str, float]:
+    """CPU seconds of the app when the loading screen, then the run screen, first show."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        raise SystemExit("tmux is needed (apt-get install tmux)")
+    sock_dir = tempfile.mkdtemp(prefix="evalview-bench-")
+    base = [tmux, "-S", str(Path(sock_dir) / f"tmux-{uuid.uuid4().hex[:8]}")]
+    out: dict[str, float] = {}
+    try:
+        cmd = " ".join(evalview_command())
+        subprocess.run(
+            [*base, "new-session", "-d", "-x", "160", "-y", "48", f"exec {cmd} {run}"], check=True
+        )
+        pid = int(
+            subprocess.run(
+                [*base, "display-message", "-p", "#{pane_pid}"],
+                capture_output=True, text=True, check=True,
+            ).stdout
+        )
+        end = time.monotonic() + 120
+        while time.monotonic() < end and RUN_SCREEN not in out:
+            screen = subprocess.run(
+                [*base, "capture-pane", "-p"], capture_output=True, text=True, check=False
+            ).stdout
+            now = cpu_of(pid)
+            if LOADING not in out and (LOADING in screen or RUN_SCREEN in screen):
+                out[LOADING] = now
+            if RUN_SCREEN in screen:
+                out[RUN_SCREEN] = now
+            time.sleep(0.01)
+        subprocess.run([*base, "send-keys", "q"], check=False)
+    finally:
+        subprocess.run([*base, "kill-server"], capture_output=True, check=False)
+        shutil.rmtree(sock_dir, ignore_errors=True)
+    if RUN_SCREEN not in out:
+        raise SystemExit("the run screen did not appear within 120 s")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", nargs="?", type=Path, default=DEFAULT_RUN)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    if not (args.run / "manifest.json").exists():
+        raise SystemExit(f"{args.run} is missing: run `python bench/gen_big_run.py` first")
+    floor_cmd = [sys.executable, "-c", "import textual.app\n" + PARSE_FLOOR, str(args.run)]
+    measure(floor_cmd)  # warm the page cache and .pyc files
+    app_cpu(args.run)
+    floors: list[float] = []
+    loading: list[float] = []
+    shown: list[float] = []
+    for _ in range(args.repeat):
+        floors.append(measure(floor_cmd).cpu_s)
+        seen = app_cpu(args.run)
+        loading.append(seen[LOADING])
+        shown.append(seen[RUN_SCREEN])
+    floor, first, full = (statistics.median(x) for x in (floors, loading, shown))
+    print(f"floor (import textual.app + parse the run): median {floor:.2f} CPU-s "
+          f"(min {min(floors):.2f}, max {max(floors):.2f})")
+    print(f"loading screen on the terminal: median {first:.2f} CPU-s "
+          f"(min {min(loading):.2f}, max {max(loading):.2f}; budget 0.5) -> "
+          f"{'OK' if first <= 0.5 else 'OVER'}")
+    print(f"run screen on the terminal: median {full:.2f} CPU-s "
+          f"(min {min(shown):.2f}, max {max(shown):.2f}) = {full / floor:.2f}x the floor "
+          f"(budget 2x) -> {'OK' if full <= 2 * floor else 'OVER'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Keys typed at full speed are never lost: all of them are queued before the app handles the first.
+
+`pilot.press` waits for the app after every key, so it cannot show the bug these tests pin: the
+keys typed right after `/` (or after a tab key whose pane was still being mounted) went to the
+widget that had the focus before, and `e` in a search then opened the export dialog. Here every
+key is posted to the app at once, as a terminal delivers a burst.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import Input, TabbedContent
+from tui_helpers import EXAMPLE, SIZE, opened, run, wait_for, with_app
+
+from evalview.session import Session
+from evalview.tui.app import EvalViewApp
+from evalview.tui.episodes import EpisodesPane
+from evalview.tui.run_screen import RunScreen
+
+NAMES = {"/": "slash"}
+
+
+def burst(app: EvalViewApp, text: str) -> None:
+    """Queue every key of `text` without letting the app run in between."""
+    for ch in text:
+        app.post_message(events.Key(NAMES.get(ch, ch), ch))
+
+
+def ids_containing(run: Path, needle: str) -> list[str]:
+    lines = (run / "episodes.jsonl").read_text(encoding="utf-8").splitlines()
+    return [i for i in (json.loads(line)["episode"]["id"] for line in lines) if needle in i]
+
+
+def shown_ids(pane: EpisodesPane) -> list[str]:
+    ids = pane.session.run.episodes.ids
+    return [str(ids[int(r)]) for r in pane.shown_rows]
+
+
+async def searched(pilot: Pilot[Any], app: EvalViewApp, needle: str) -> EpisodesPane:
+    """Wait until the search field holds `needle`; fail naming where the keys went instead."""
+
+    def landed() -> bool:
+        screen = app.screen
+        return isinstance(screen, RunScreen) and any(
+            i.value == needle for i in screen.query("#f-text").results(Input)
+        )
+
+    try:
+        await wait_for(pilot, landed)
+    except AssertionError:
+        raise AssertionError(
+            f"the search never read {needle!r}: screen {app.screen!r}, focus {app.focused!r}"
+        ) from None
+    pane = app.screen.query_one(EpisodesPane)
+    await wait_for(pilot, lambda: pane.filter.text == needle)
+    return pane
+
+
+def test_a_search_typed_right_after_slash_filters_the_table(example_session: Session) -> None:
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        await pilot.press("3")
+        burst(app, "/seed1002")
+        pane = await searched(pilot, app, "seed1002")
+        assert shown_ids(pane) == ids_containing(EXAMPLE, "seed1002")
+        assert app.focused is app.screen.query_one("#f-text", Input)
+
+    with_app(example_session, body)
+
+
+def test_a_tab_key_then_a_search_in_one_burst(example_session: Session) -> None:
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        burst(app, "3/seed1001")  # from the Overview: the tab, then the search, no pause
+        pane = await searched(pilot, app, "seed1001")
+        assert app.screen.query_one(TabbedContent).active == "episodes"
+        assert shown_ids(pane) == ids_containing(EXAMPLE, "seed1001")
+
+    with_app(example_session, body)
+
+
+def test_keys_typed_while_the_episodes_pane_is_mounted_wait_for_it() -> None:
+    """Right after the run screen replaces the loading screen no pane but the first is
+    mounted: `3` must hold the following keys until the Episodes pane can take them."""
+
+    async def main() -> None:
+        app = EvalViewApp(EXAMPLE)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
+            screen = app.screen
+            assert isinstance(screen, RunScreen) and not screen.all_mounted
+            burst(app, "3/task-01")
+            pane = await searched(pilot, app, "task-01")
+            assert shown_ids(pane) == ids_containing(EXAMPLE, "task-01")
+            await opened(pilot)
+            burst(app, "/x")  # the search field still has the focus: `/` and `x` are text
+            await wait_for(pilot, lambda: pane.filter.text == "task-01/x")
+            assert shown_ids(pane) == []
+
+    run(main())
