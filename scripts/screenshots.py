@@ -118,6 +118,14 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
     from evalview.tui.partial_credit import CheckpointInputsScreen
     from evalview.tui.read_picker import ReadPickerScreen
     from evalview.tui.run_screen import RunScreen
+    from evalview.tui.runs_screen import RunsScreen
+
+    async def all_read(pilot: Pilot[Any]) -> None:
+        screen = pilot.app.screen
+        for _ in range(600):
+            if isinstance(screen, RunsScreen) and screen.done:
+                return
+            await pilot.pause(0.05)
 
     psr = Path("sample_runs/psr")
     lerobot = Path("sample_runs/lerobot")
@@ -147,6 +155,12 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
         # A file of several named reads asks which one to open.
         "17-lerobot-reads": (
             lambda: EvalViewApp(lerobot / "libero10-two-reads.json"), ReadPickerScreen, []
+        ),
+        # `evalview sample_runs/`: every read of the folder, the cursor on a replicate.
+        "22-runs": (
+            lambda: EvalViewApp(Path("sample_runs"), jobs=1),
+            RunsScreen,
+            [all_read, keys("down", "down", "down")],
         ),
     }
 

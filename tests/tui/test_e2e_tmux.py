@@ -124,6 +124,25 @@ def test_every_key_number_is_on_screen_at_both_sizes(
     assert terminal.exit_status() == "0"
 
 
+def test_a_folder_opens_the_runs_screen_in_a_real_terminal(terminal: Terminal) -> None:
+    """`evalview sample_runs/`: rows filled by worker processes (started before Textual takes the
+    terminal), Enter opens a read, Escape comes back, q quits with 0."""
+    folder = Path(__file__).resolve().parents[2] / "sample_runs" / "replicates"
+    terminal.start(f"{_evalview()} {folder}")
+    terminal.wait_for("6 clean")
+    screen = terminal.wait_for("62.5 ± 5.0")  # the last row's numbers, drawn
+    assert "planner-b/ft-s" in screen and "30 / 48" in screen and "… reading" not in screen
+    terminal.keys("Down")
+    time.sleep(0.3)
+    terminal.keys("Enter")
+    screen = terminal.wait_for("successes / selected")
+    assert "robobench-planner-a-ft2" in screen
+    terminal.keys("Escape")
+    screen = terminal.wait_for("6 clean")
+    terminal.keys("q")
+    assert terminal.exit_status() == "0"
+
+
 def test_a_file_that_is_not_a_run_exits_2_with_a_message(terminal: Terminal) -> None:
     """README.md behaves as a missing path does: a message and exit 2, no screen to dismiss."""
     readme = Path(__file__).resolve().parents[2] / "README.md"

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "compare": "evalview.cli.compare",
     "contrast": "evalview.cli.contrast",
     "power": "evalview.cli.power",
+    "table": "evalview.cli.table",
 }
 
 EPILOG = """\

@@ -37,18 +37,23 @@ exit codes:
   0  no error-severity finding (with --strict: no error or warning)
   1  at least one error (with --strict: or warning)
   2  the path could not be read as a run at all
+A folder of reads (any depth; see docs/folders.md): 1 when any read has an error finding or
+cannot be read, 2 when the folder itself cannot be listed.
 
 examples:
   evalview check runs/closed-run/
   evalview check runs/closed-run/ --json | jq '.findings[] | select(.severity=="error")'
   evalview check runs/closed-run/ --strict   # in CI: warnings fail too
+  evalview check runs/ -j 2                  # every read under runs/, two processes
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "path", metavar="PATH",
-        help="closed-run directory or results JSON (a benchmark-harness result too)",
+        "path",
+        metavar="PATH",
+        help="closed-run directory, results JSON (a benchmark-harness result too), or a folder "
+        "of reads (audited in parallel)",
     )
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
     p.add_argument(
@@ -59,12 +64,40 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="KEY",
         help="in a file of several named reads (LeRobot), check only the read under KEY",
     )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        metavar="N",
+        type=_jobs,
+        default=0,
+        help="a folder: worker processes (default: one per core)",
+    )
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def _is_folder(path: str) -> bool:
+    from evalview.folder import is_folder
+
+    return is_folder(Path(path))
 
 
 def run(args: argparse.Namespace) -> int:
     from evalview.load import ReadOptions, Source
     from evalview.session import open_harness, open_reads
 
+    if _is_folder(args.path):
+        from evalview.cli import check_dir
+
+        return check_dir.run(args)
     source = Source(args.path)  # read once, whichever reader takes it
     harness = open_harness(source)  # a benchmark-harness result: arms x seeds, EV8xx
     if harness is not None:

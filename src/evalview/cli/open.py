@@ -16,9 +16,10 @@ DESCRIPTION = """\
 Open the evalview terminal app on a closed-run directory (the one holding manifest.json), an
 exported result.json, a PSR checkpoint-inputs JSON (the partial-credit viewer), or a
 benchmark-harness result (miniVERL BenchmarkResult: Arms, Measured, Controls, Findings tabs).
-With no PATH it opens a bundled 24-task x 50-seed sample run, to look around. With two runs A B
-it opens the compare screen (paired per-task rates, McNemar's test, the power line), as
-`evalview compare`.
+On a folder of reads it opens the Runs screen: one row per read found under it (any depth, links
+never followed), read in the background by worker processes. With no PATH it opens a bundled
+24-task x 50-seed sample run, to look around. With two runs A B it opens the compare screen
+(paired per-task rates, McNemar's test, the power line), as `evalview compare`.
 
 Keys in the app (? lists them all):
   1-6          tabs: 1 Overview, 2 Tasks, 3 Episodes, 4 Errors, 5 Findings, 6 Partial credit
@@ -33,6 +34,9 @@ Keys in the app (? lists them all):
   ctrl+p       command palette: jump to a task or an episode id, or export
   ?  q         help / quit
 Compare screen: up/down choose a task (its McNemar table and power line), q quits.
+Runs screen (a folder): Enter opens a read, Esc comes back; s / r sort, v verdict filter,
+  / filter by text, space marks reads A and B, c compares them.
+w (or --watch) re-reads the run, or the folder's changed and new reads, when files change.
 """
 EPILOG = """\
 exit codes: 0 closed normally; 1 refused (a checkpoint-inputs file evalview psr would refuse,
@@ -43,6 +47,7 @@ examples:
   evalview runs/closed-run/     # a closed run
   evalview out/result.json      # an exported result
   evalview runs/A runs/B        # compare two reads of the same schedule
+  evalview sample_runs/         # the Runs screen: every read under the folder
   evalview sample_runs/psr/checkpoint-inputs.json \\
       --bare-targets sample_runs/psr/bare-targets.json --catalog sample_runs/psr/catalog.json
   evalview check runs/closed-run/ --json   # the same audit, for scripts
@@ -74,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         type=Path,
         help="checkpoint-inputs files: JSON of the expected tasks per split (as evalview psr)",
+    )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="re-read the run (or the folder's reads) when files change; w toggles it in the app",
     )
     parser.add_argument(
         "--allow-off-protocol",
@@ -146,6 +156,7 @@ def main(argv: Sequence[str]) -> int:
     if path is None:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
+    from evalview.folder import is_folder
     from evalview.load.errors import InputError
     from evalview.session import PsrFiles, open_harness
 
@@ -161,8 +172,13 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_OK if done is None else int(done)
     from evalview.tui.app import EvalViewApp
 
+    if is_folder(path):  # the Runs screen reads in worker processes: start their helpers now
+        from evalview.folder.parallel import prestart
+
+        prestart()
+
     files = PsrFiles(args.bare_targets, args.catalog)
-    app = EvalViewApp(path, psr_files=files, read=args.read)
+    app = EvalViewApp(path, psr_files=files, read=args.read, watch=args.watch)
     result = app.run()
     if app.failure is not None:  # not a run: the same message and exit as a missing path
         message, hint = app.failure

@@ -12,7 +12,7 @@ import os
 import random
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,12 @@ def task_list(tasks: int | Sequence[str]) -> list[tuple[str, Task]]:
     return [(n, by_name[n]) for n in tasks]
 
 
+def _shifted(task: Task, shift: float) -> Task:
+    if task.p_success in (0.0, 1.0):
+        return task
+    return replace(task, p_success=min(0.98, max(0.02, task.p_success + shift)))
+
+
 def seed_list(seeds: int | Sequence[int]) -> list[int]:
     if isinstance(seeds, int):
         if seeds < 1:
@@ -113,15 +119,19 @@ def build_closed_run(
     max_steps: int = 400,
     max_policy_calls: int | None = 120,
     replan_interval: int = 5,
+    success_shift: float = 0.0,
 ) -> ClosedRun:
     """A conforming closed run of `tasks` x `seeds` episodes in schedule order (task-major).
 
     `fail_fast_after=k` declares `fail_fast: true`, makes episode k (0-based, schedule order) an
     infrastructure error, keeps episodes before it free of errors and leaves the rest unattempted.
     Tasks whose success probability is exactly 0 or 1 get no errors, so they sit at the floor or
-    ceiling of every rate.
+    ceiling of every rate. `success_shift` moves the other tasks' success probabilities (a
+    better or worse method on the same tasks), kept inside (0, 1).
     """
     pairs = task_list(tasks)
+    if success_shift:
+        pairs = [(name, _shifted(task, success_shift)) for name, task in pairs]
     seed_values = seed_list(seeds)
     rng = random.Random(rng_seed)
     component_ids = tuple(c[0] for c in COMPONENTS) if components else ()

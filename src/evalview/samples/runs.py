@@ -45,6 +45,54 @@ def _fail_fast() -> ClosedRun:
     )
 
 
+#: The replicate reads: two methods x three fine-tuning seeds, small (6 tasks x 8 seeds each).
+REPLICATES_DIR = "replicates"
+REPLICATE_METHODS = (("planner-a", 0.0, 31), ("planner-b", 0.1, 47))
+REPLICATE_SEEDS = (1, 2, 3)
+_REPLICATE_TASKS = ["pick-red-cube", "open-top-drawer", "stack-three-blocks", "insert-peg",
+                    "close-microwave", "hang-mug"]
+REPLICATES_DESCRIPTION = (
+    "Six small reads (6 tasks x 8 seeds each, no errored episode) of two methods, `planner-a` "
+    "and `planner-b` (the second somewhat better on the tasks between floor and ceiling), each "
+    "fine-tuned three times (`manifest.policy.fine_tune_seed` 1, 2, 3): the shape of a paper's "
+    "main table. `evalview table sample_runs/replicates` prints it; `evalview contrast --a "
+    "1=sample_runs/replicates/planner-a/ft-seed-1 2=... 3=... --b 1=... 2=... 3=...` (the "
+    "planner-b reads) contrasts the methods paired by replicate. Each replicate is its own "
+    "training run, so each has its own checkpoint (`ft1-step-30000`, ...)."
+)
+
+
+def _replicate(
+    method: str, shift: float, base_seed: int, replicate: int
+) -> Callable[[], ClosedRun]:
+    def build() -> ClosedRun:
+        run = build_closed_run(
+            tasks=_REPLICATE_TASKS,
+            seeds=8,
+            rng_seed=base_seed * 100 + replicate,
+            run_id=f"robobench-{method}-ft{replicate}",
+            policy_name=method,
+            policy_version=f"ft{replicate}-step-30000",
+            error_rate=0.0,
+            recording=False,
+            success_shift=shift,
+        )
+        run.manifest["policy"]["fine_tune_seed"] = replicate
+        return run
+
+    return build
+
+
+_REPLICATE_SAMPLES = tuple(
+    Sample(
+        f"{REPLICATES_DIR}/{method}/ft-seed-{k}",
+        REPLICATES_DESCRIPTION,
+        _replicate(method, shift, base, k),
+    )
+    for method, shift, base in REPLICATE_METHODS
+    for k in REPLICATE_SEEDS
+)
+
 SAMPLES: tuple[Sample, ...] = (
     Sample(
         BUNDLED,
@@ -74,6 +122,7 @@ SAMPLES: tuple[Sample, ...] = (
         "audit (`evalview check sample_runs/faulty` exits 1). Apart from these faults it conforms.",
         build_faulty_run,
     ),
+    *_REPLICATE_SAMPLES,
 )
 
 
@@ -92,8 +141,13 @@ def readme() -> str:
         "no policy was run to make it.",
         "",
     ]
+    grouped: set[str] = set()
     for sample in SAMPLES:
-        lines += [f"## `{sample.name}/`", "", sample.description, ""]
+        top, sep, _rest = sample.name.partition("/")
+        if sep and top in grouped:
+            continue  # a group of reads (replicates/...) has one section
+        grouped.add(top)
+        lines += [f"## `{top}/`", "", sample.description, ""]
     lines += [
         f"## `{LEROBOT_DIR}/`",
         "",
@@ -113,6 +167,16 @@ def readme() -> str:
         "sample_runs/lerobot/smolvla-libero-40k.json",
         "evalview score sample_runs/lerobot/libero10-two-reads.json --json   # {\"reads\": [...]}",
         "```",
+        "",
+    ]
+    lines += [
+        "## The folder as a whole",
+        "",
+        "`evalview sample_runs/` opens the Runs screen over every read here (the PSR files are "
+        "not reads and are listed as skipped); `evalview check sample_runs/` audits them all in "
+        "parallel (exit 1: `faulty/` has errors); `evalview table sample_runs/ --format latex` "
+        "prints the paper's table (exit 1: the reads with errored rollouts are refused, and their "
+        "rows say why).",
         "",
     ]
     lines += ["### Faults in `faulty/`", "", "| fault | part | what is wrong |"]

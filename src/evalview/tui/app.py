@@ -9,6 +9,7 @@ from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from evalview.tui.commands import ExportProvider, JumpProvider
@@ -35,6 +36,24 @@ UNREADABLE_HINT = (
     "PSR checkpoint-inputs JSON."
 )
 REFUSED_HINT = "Fix the row it names and open it again (`evalview psr PATH` says the same)."
+
+#: Seconds between looks at a watched read's files, and how long they must be still.
+WATCH_INTERVAL = 0.5
+WATCH_SETTLE = 0.5
+
+
+def _counts_change(old: Session | None, new: Session) -> str:
+    """`2 errors, 1 warning (was 3 errors, 1 warning)`: what the re-read changed."""
+
+    def tally(c: dict[str, int]) -> str:
+        e, w = c.get("error", 0), c.get("warning", 0)
+        return f"{e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}"
+
+    now = tally(new.counts)
+    if old is None:
+        return now
+    before = tally(old.counts)
+    return now if now == before else f"{now} (was {before})"
 
 
 class EvalViewApp(App[int]):
@@ -63,6 +82,8 @@ class EvalViewApp(App[int]):
             id="app.allow-errors",
         ),
         Binding("ctrl+p", "command_palette", "Jump", show=False, id="app.palette"),
+        Binding("escape", "back_to_runs", "Runs", id="app.runs"),
+        Binding("w", "toggle_watch", "Watch", id="app.watch"),
     ]
 
     class Progress(Message):
@@ -122,6 +143,8 @@ class EvalViewApp(App[int]):
         session: Session | None = None,
         psr_files: PsrFiles | None = None,
         read: str | None = None,
+        jobs: int | None = None,
+        watch: bool = False,
     ) -> None:
         super().__init__()
         self.path = path
@@ -134,6 +157,10 @@ class EvalViewApp(App[int]):
         self.allow_errors = False
         #: (message, what to do) when PATH could not be opened; the app has exited with its code.
         self.failure: tuple[str, str] | None = None
+        #: Worker processes of the Runs screen (None: one per core).
+        self.jobs = jobs
+        #: Re-read what is shown when its files change (`--watch`, or `w`).
+        self.watching = watch
         #: Keys typed while a screen gets ready wait here (tui/keygate.py).
         self.key_gate = KeyGate()
 
@@ -164,8 +191,64 @@ class EvalViewApp(App[int]):
 
             self.push_screen(RunScreen(self.session))
             return
+        from evalview.folder.discover import is_folder
+
+        if is_folder(self.path):
+            from evalview.tui.runs_screen import RunsScreen
+
+            self.push_screen(RunsScreen(self.path, jobs=self.jobs))
+            return
         self.push_screen(LoadingScreen(self.path))
         self._load()
+        if self.watching:
+            self._watch_read(self.path)
+
+    # -- the Runs screen: open a read, come back ---------------------------------------------
+
+    def _runs_screen(self) -> Screen[None] | None:
+        from evalview.tui.runs_screen import RunsScreen
+
+        return next((s for s in self.screen_stack if isinstance(s, RunsScreen)), None)
+
+    def open_read(self, path: Path) -> None:
+        """Open one read of the folder as `evalview PATH` would; Escape comes back."""
+        self.session, self.inputs = None, None
+        self.path = path
+        self.sub_title = str(path)
+        self.push_screen(LoadingScreen(path))
+        self._load()
+        if self.watching:
+            self._watch_read(path)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer Escape-to-Runs only over a Runs screen; `a` only while the card is refused
+        for errors the reviewer may score anyway."""
+        if action == "back_to_runs":
+            runs = self._runs_screen()
+            return runs is not None and self.screen is not runs
+        if action == "allow_errors":
+            card = self.session.scorecard if self.session is not None else None
+            return (
+                not self.allow_errors
+                and card is not None
+                and any(r.code in ERROR_REFUSALS for r in card.refusals)
+            )
+        return True
+
+    def action_back_to_runs(self) -> None:
+        """Back to the Runs screen, its cursor where it was; the read's workers stop."""
+        runs = self._runs_screen()
+        if runs is None or self.screen is runs:
+            return
+        self.workers.cancel_group(self, "load")
+        self.workers.cancel_group(self, "bootstrap")
+        self.workers.cancel_group(self, "watch")
+        self.workers.cancel_group(self, "reload")
+        while self.screen is not runs:
+            self.pop_screen()
+        self.session, self.inputs = None, None
+        self.path = runs.root  # type: ignore[attr-defined]
+        self.sub_title = str(self.path)
 
     @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
@@ -244,11 +327,17 @@ class EvalViewApp(App[int]):
 
         self.push_screen(ReadPickerScreen(self.path, message.names, message.summaries), chosen)
 
+    def _loading(self) -> bool:
+        """True while a LoadingScreen waits for the worker (not after Escape went back)."""
+        return isinstance(self.screen, LoadingScreen)
+
     def on_eval_view_app_progress(self, message: Progress) -> None:
         if isinstance(self.screen, LoadingScreen):
             self.screen.set_stage(message.index, message.stage, message.done)
 
     def on_eval_view_app_loaded(self, message: Loaded) -> None:
+        if not self._loading():
+            return
         from evalview.tui.run_screen import RunScreen
 
         self.session = message.session
@@ -285,15 +374,129 @@ class EvalViewApp(App[int]):
     def on_eval_view_app_inputs_loaded(self, message: InputsLoaded) -> None:
         from evalview.tui.partial_credit import CheckpointInputsScreen
 
+        if not self._loading():
+            return
         self.inputs = message.report
         self.switch_screen(CheckpointInputsScreen(message.report))
 
     def on_eval_view_app_failed(self, message: Failed) -> None:
-        """Not a run: leave the app at once and say why on stderr, as for a path that does not
-        exist (`cli/open.py` prints `self.failure`), instead of a screen with nothing to do."""
+        """Not a run. Opened from the Runs screen: say why there (Escape goes back). Opened
+        from the command line: leave the app at once and say why on stderr, as for a path that
+        does not exist (`cli/open.py` prints `self.failure`), never a screen with nothing to do."""
+        if not self._loading():
+            return
         hint = REFUSED_HINT if message.refused else UNREADABLE_HINT
+        if any(type(s).__name__ == "RunsScreen" for s in self.screen_stack):
+            from evalview.tui.loading import UnreadableScreen
+
+            self.switch_screen(
+                UnreadableScreen(self.path, message.message, exit_code=message.exit_code, hint=hint)
+            )
+            return
         self.failure = (message.message, hint)
         self.exit(message.exit_code)
+
+    # -- watching: re-read the read when its files change --------------------------------------
+
+    class WatchState(Message):
+        def __init__(self, path: Path, state: str) -> None:
+            super().__init__()
+            self.path = path
+            self.state = state
+
+    class Reloaded(Message):
+        def __init__(self, path: Path, opened: Session | None, problem: str | None) -> None:
+            super().__init__()
+            self.path = path
+            self.opened = opened
+            self.problem = problem
+
+    def action_toggle_watch(self) -> None:
+        self.watching = not self.watching
+        runs = self._runs_screen()
+        reading = runs is None or self.screen is not runs
+        if self.watching:
+            if reading:
+                self._watch_read(self.path)
+            self.notify(
+                "Watching: what is shown is re-read when its files change (w stops).",
+                title="Watch on",
+            )
+        else:
+            self.workers.cancel_group(self, "watch")
+            self.sub_title = str(self.path)
+            self.notify("No longer watching for changes.", title="Watch off")
+        if runs is not None:
+            runs.set_watching(self.watching)  # type: ignore[attr-defined]
+
+    @work(thread=True, exclusive=True, group="watch")
+    def _watch_read(self, path: Path) -> None:
+        import time
+
+        from evalview.folder.watch import Watcher
+
+        worker = get_current_worker()
+        watcher = Watcher(path, settle=WATCH_SETTLE)
+        while not worker.is_cancelled:
+            time.sleep(WATCH_INTERVAL)
+            if worker.is_cancelled:
+                return
+            state = watcher.poll()
+            if state != "same":
+                self.post_message(self.WatchState(path, state))
+
+    def on_eval_view_app_watch_state(self, message: WatchState) -> None:
+        if message.path != self.path or not self.watching:
+            return
+        if message.state == "changing":
+            self.sub_title = f"{self.path} · changing…"
+            return
+        self._reload(message.path)
+
+    @work(thread=True, exclusive=True, group="reload")
+    def _reload(self, path: Path) -> None:
+        from evalview.errors import InputError
+        from evalview.session import open_session
+
+        try:
+            opened = open_session(path, defer_bootstrap=True)
+        except InputError as exc:
+            self.post_message(self.Reloaded(path, None, str(exc)))
+            return
+        except Exception as exc:  # a bug must still end in a message, not a traceback
+            self.post_message(self.Reloaded(path, None, f"{type(exc).__name__}: {exc}"))
+            return
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Reloaded(path, opened, None))
+
+    async def on_eval_view_app_reloaded(self, message: Reloaded) -> None:
+        """Replace the read's screens with the re-read one (same tab), and say what changed."""
+        if message.path != self.path or not self.watching:
+            return
+        self.sub_title = str(self.path)
+        if message.opened is None:
+            self.notify(message.problem or "", title="Cannot be read now", severity="error")
+            return
+        from evalview.tui.run_screen import RunScreen
+
+        old = self.session
+        runs = self._runs_screen()
+        base = 1 if runs is None else self.screen_stack.index(runs) + 1
+        tab = None
+        shown = self.screen_stack[base] if len(self.screen_stack) > base else None
+        if isinstance(shown, RunScreen):
+            from textual.widgets import TabbedContent
+
+            tab = shown.query_one(TabbedContent).active or None
+        # Pop (and wait for) the old screens first: the new run screen reuses their ids.
+        while len(self.screen_stack) > base:
+            await self.pop_screen()
+        await self.push_screen(RunScreen(message.opened))
+        self.session = message.opened
+        if tab:
+            self.call_after_refresh(self.show_tab, tab)
+        self.call_after_refresh(self._bootstrap, message.opened)
+        self.notify(_counts_change(old, message.opened), title="Re-read")
 
     @property
     def export_blocked(self) -> str | None:
@@ -319,17 +522,6 @@ class EvalViewApp(App[int]):
         from evalview.tui.export_screen import open_export
 
         open_export(self)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer `a` only while the card is refused for errors the reviewer may score anyway."""
-        if action != "allow_errors":
-            return True
-        card = self.session.scorecard if self.session is not None else None
-        return (
-            not self.allow_errors
-            and card is not None
-            and any(r.code in ERROR_REFUSALS for r in card.refusals)
-        )
 
     def action_allow_errors(self) -> None:
         """Score the read with errored cases as non-successes, labelled not publishable

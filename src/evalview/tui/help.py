@@ -32,6 +32,7 @@ HELP = """\
 | `e` | export result.json and a standalone index.html (`o` then opens the page) |
 | `c` | copy: the episode id, the finding, or the record's JSON (to the clipboard, OSC 52) |
 | `a` | score a refused read anyway, errors as non-successes (labelled not publishable) |
+| `w` | watch: re-read what is shown when its files change (`--watch` starts with it on) |
 | `?` | this help |
 | `q` | quit |
 
@@ -78,6 +79,17 @@ HELP = """\
 Moving in the tasks table lists that task's episodes; moving in the episodes table (`tab` to
 reach it, or `Enter` on a task) shows the episode's checkpoints with observed, target and credit.
 A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, its checkpoints.
+
+## Runs screen: `evalview DIR`
+
+| key | does |
+| --- | --- |
+| `Enter` | open the read under the cursor; `Esc` comes back to the same row |
+| `s` / `r` | sort by the next key (scan order, verdict, read, mean, successes) / reverse |
+| `v` | verdict filter: all, errors, warnings, clean, unreadable |
+| `/` | filter by text (path, policy, benchmark, checkpoint, run id); `Esc` clears it |
+| `space` | mark the read A, then B (a third mark replaces the oldest) |
+| `c` | compare the two marked reads (`Esc` back) |
 
 ## Compare screen: `evalview A B`
 

@@ -100,13 +100,20 @@ class VirtualTable(ScrollView, can_focus=True):
         self.row_count = 0
         self._source: RowSource = _no_rows
 
-    def set_rows(self, count: int, source: RowSource) -> None:
-        """Replace the rows: nothing is rendered until it scrolls into view."""
+    def set_rows(self, count: int, source: RowSource, *, keep_cursor: bool = False) -> None:
+        """Replace the rows: nothing is rendered until it scrolls into view.
+
+        `keep_cursor` leaves the cursor and the scroll where they are (rows filling in while
+        the user reads); otherwise both go back to the first row.
+        """
         self.row_count = count
         self._source = source
         flexible = sum(1 for c in self.columns if c.width == 0)
         self.virtual_size = Size(self._total_width() + flexible * self.MIN_FLEX, count + 1)
         self.cursor_row = min(self.cursor_row, max(count - 1, 0))
+        if keep_cursor:
+            self.refresh()
+            return
         self.scroll_to(y=0, animate=False)
         self.cursor_row = 0
         self.refresh()

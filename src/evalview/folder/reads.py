@@ -1,0 +1,309 @@
+"""One candidate of a folder, read: is it a read (by content), what the audit says, its score.
+
+These functions run in worker processes (`evalview.folder.parallel`), so they take and return
+plain, picklable values. A candidate that is not a read (a side file, a PSR checkpoint-inputs file)
+is skipped with its reason; one that cannot be read is kept with its reason; neither stops the scan.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from evalview.errors import Refused
+from evalview.findings import Finding, count_by_severity
+from evalview.folder.discover import Candidate
+from evalview.load.bounds import MAX_BYTES
+from evalview.load.errors import InputError
+from evalview.model.run import Run
+
+#: read: opened as a run; unreadable: a candidate that could not be read (the reason says why);
+#: skipped: not a read (side files, links, ...), listed with the reason.
+Status = Literal["read", "unreadable", "skipped"]
+
+
+class NotARead(Exception):
+    """The file is readable JSON but no format evalview reads (the message says what it is)."""
+
+
+def open_candidate(path: Path, kind: str, *, quick: bool = False) -> list[tuple[str | None, Run]]:
+    """The reads of one candidate, `(name, run)` each (name None for a lone read), detected by
+    the reader registry (`evalview.load.READERS`: a new format appears in folders by itself).
+    Raises InputError (unreadable) or NotARead (skip it).
+
+    `quick` reads for the audit only (`freeze`, `lazy_table`, as `check`).
+    """
+    from evalview.load import READERS, ReadOptions, Source
+
+    source = Source(path)
+    options = ReadOptions(freeze=quick, lazy_table=quick)
+    if kind == "file":
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            raise InputError(f"{path}: cannot be read ({exc.strerror}).") from exc
+        if not stat.S_ISREG(st.st_mode):
+            raise NotARead("not a regular file")
+        if st.st_size > MAX_BYTES:
+            raise InputError(
+                f"{path}: {st.st_size / 2**20:.1f} MiB is over the {MAX_BYTES // 2**20} MiB "
+                "input bound."
+            )
+    reader = next((r for r in READERS if r.detect(source)), None)
+    if reader is None:
+        if kind == "closed-run":
+            raise InputError(f"{path}: not readable as a closed run.")
+        _value, problem = source.parsed
+        if problem is not None:
+            where = f" at line {problem.line}" if problem.line is not None else ""
+            raise InputError(
+                f"{path}: not strict JSON ({problem.detail}{where}), so it cannot be told "
+                "whether it is a read. Fix or remove the file."
+            )
+        raise NotARead("JSON of no format evalview reads")
+    reading = reader.read(source, options)
+    if not reading.runs:
+        raise NotARead(f"{reader.summary} (no episode read)")
+    return [(r.name, r.run) for r in reading.runs]
+
+
+def _zero_counts() -> dict[str, int]:
+    return count_by_severity([])
+
+
+def check_candidate(root: str, cand: Candidate, strict: bool = False) -> list[dict[str, Any]]:
+    """The single-read `check --json` document of each read of one candidate, its `path`
+    relative to the folder (and `read`, the key of a named read in a file of several), plus
+    `status` (read / unreadable / skipped) and, when not read, `error` or `reason`."""
+    base: dict[str, Any] = {"path": cand.rel, "status": "read"}
+    if cand.kind == "skipped":
+        return [base | {"status": "skipped", "reason": cand.reason}]
+    if cand.kind == "unreadable":
+        return [_unreadable(base, cand.reason or "cannot be read", strict)]
+    from evalview.audit import audit
+
+    if cand.kind == "file":  # a benchmark-harness result: arms x seeds, its own audit (EV8xx)
+        from evalview.session import open_harness
+
+        try:
+            harness = open_harness(Path(root, cand.rel))
+        except (InputError, Refused) as exc:
+            return [_unreadable(base, _relative(str(exc), root), strict)]
+        if harness is not None:
+            counts = harness.counts
+            failing = counts["error"] + (counts["warning"] if strict else 0)
+            return [
+                base
+                | {
+                    "ok": failing == 0,
+                    "strict": strict,
+                    "findings": [f.to_json() for f in harness.findings],
+                    "counts": counts,
+                }
+            ]
+    try:
+        runs = open_candidate(Path(root, cand.rel), cand.kind, quick=True)
+    except NotARead as exc:
+        return [base | {"status": "skipped", "reason": str(exc)}]
+    except (InputError, Refused) as exc:
+        return [_unreadable(base, _relative(str(exc), root), strict)]
+    docs = []
+    for name, run in runs:
+        findings = audit(run)
+        counts = count_by_severity(findings)
+        failing = counts["error"] + (counts["warning"] if strict else 0)
+        named = {} if name is None else {"read": name}
+        docs.append(
+            base
+            | named
+            | {
+                "ok": failing == 0,
+                "strict": strict,
+                "findings": [f.to_json() for f in findings],
+                "counts": counts,
+            }
+        )
+    return docs
+
+
+def _unreadable(base: dict[str, Any], reason: str, strict: bool) -> dict[str, Any]:
+    return base | {
+        "status": "unreadable",
+        "ok": False,
+        "strict": strict,
+        "error": reason,
+        "findings": [],
+        "counts": _zero_counts(),
+    }
+
+
+def _relative(message: str, root: str) -> str:
+    """Messages name paths as given; inside a folder report they read better relative to it."""
+    prefix = os.path.join(root, "")
+    return message.replace(prefix, "") if prefix != "./" else message
+
+
+@dataclass(frozen=True, slots=True)
+class TaskCell:
+    """One task of one read: k successes of n selected cases, and the Wilson 95 % interval."""
+
+    task: str
+    successes: int
+    selected: int
+    rate: float
+    wilson95: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class ReadRow:
+    """Everything the paper's table and the Runs screen show about one read (fractions in [0, 1]).
+
+    The numbers are `score_run`'s, the ones `evalview score --json` prints for the same options.
+    """
+
+    path: str
+    status: Status
+    #: unreadable: why; skipped: what it is instead
+    reason: str | None = None
+    #: the key of this read in a file of several named reads (None: the file is one read)
+    read: str | None = None
+    counts: dict[str, int] = field(default_factory=_zero_counts)
+    run_id: str | None = None
+    benchmark: str | None = None
+    benchmark_version: str | None = None
+    policy: str | None = None
+    checkpoint: str | None = None
+    seed_set: str | None = None
+    fine_tune_seed: str | None = None
+    mean: float | None = None
+    se: float | None = None
+    bootstrap: tuple[float, float] | None = None
+    successes: int | None = None
+    selected: int | None = None
+    labels: tuple[str, ...] = ()
+    #: why the scorer refused the read (each refusal's message), empty when scored
+    refusals: tuple[str, ...] = ()
+    tasks: tuple[TaskCell, ...] = ()
+    #: the first error-severity finding, for a one-line verdict
+    first_error: str | None = None
+
+    @property
+    def refused(self) -> str | None:
+        """Why this row has no score (unreadable, or the scorer's refusals), or None."""
+        if self.status == "unreadable":
+            return self.reason
+        return " ".join(self.refusals) if self.refusals else None
+
+    @property
+    def benchmark_label(self) -> str | None:
+        parts = [p for p in (self.benchmark, self.benchmark_version) if p]
+        return " ".join(parts) or None
+
+    def to_json(self) -> dict[str, Any]:
+        """The row of `table --format json` (contract keys first)."""
+        return {
+            "path": self.path,
+            **({} if self.read is None else {"read": self.read}),
+            "run_id": self.run_id,
+            "benchmark": self.benchmark_label,
+            "policy": self.policy,
+            "checkpoint": self.checkpoint,
+            "mean": self.mean,
+            "se": self.se,
+            "bootstrap": None if self.bootstrap is None else list(self.bootstrap),
+            "successes": self.successes,
+            "selected": self.selected,
+            "labels": list(self.labels),
+            "refused": self.refused,
+            "seed_set": self.seed_set,
+            "counts": self.counts,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreOptions:
+    """The `evalview score` options a folder of reads is scored with (same meaning)."""
+
+    bootstrap: int = 10_000
+    allow_errors: bool = False
+    allow_off_protocol: bool = False
+
+
+def row_of_candidate(root: str, cand: Candidate, options: ScoreOptions) -> list[ReadRow]:
+    """Read, audit and score one candidate into its table rows, one per read (never raises on
+    bad input: an unreadable or skipped candidate is one row saying so)."""
+    if cand.kind == "skipped":
+        return [ReadRow(cand.rel, "skipped", cand.reason)]
+    if cand.kind == "unreadable":
+        return [ReadRow(cand.rel, "unreadable", cand.reason)]
+    try:
+        runs = open_candidate(Path(root, cand.rel), cand.kind)
+    except NotARead as exc:
+        return [ReadRow(cand.rel, "skipped", str(exc))]
+    except (InputError, Refused) as exc:
+        return [ReadRow(cand.rel, "unreadable", _relative(str(exc), root))]
+    return [row_of_run(cand.rel, run, options, read=name) for name, run in runs]
+
+
+def row_of_item(item: tuple[str, Candidate], options: ScoreOptions) -> list[ReadRow]:
+    """`row_of_candidate` over a (folder, candidate) pair: the unit of work of a worker process
+    (this module imports no Textual, so a worker starts fast)."""
+    root, cand = item
+    return row_of_candidate(root, cand, options)
+
+
+def row_of_run(
+    label: str,
+    run: Run,
+    options: ScoreOptions,
+    findings: list[Finding] | None = None,
+    *,
+    read: str | None = None,
+) -> ReadRow:
+    """The table row of an opened read, scored with `options`."""
+    from evalview.audit import audit
+    from evalview.compare.reads import read_facts
+    from evalview.findings import Severity
+    from evalview.stats import score_run
+
+    if findings is None:
+        findings = audit(run)
+    card = score_run(
+        run,
+        findings=findings,
+        bootstrap=options.bootstrap,
+        allow_errors=options.allow_errors,
+        allow_off_protocol=options.allow_off_protocol,
+    )
+    facts = read_facts(run)
+    first = next((f for f in findings if f.severity is Severity.ERROR), None)
+    a, d = card.aggregate, card.denominators
+    refused = card.refused
+    return ReadRow(
+        path=label,
+        status="read",
+        read=read,
+        counts=count_by_severity(findings),
+        run_id=card.run_id,
+        benchmark=card.benchmark,
+        benchmark_version=card.benchmark_version,
+        policy=card.policy,
+        checkpoint=facts.policy_version,
+        seed_set=card.seed_set,
+        fine_tune_seed=facts.fine_tune_seed,
+        mean=None if refused else a.mean,
+        se=None if refused else a.se,
+        bootstrap=None if refused or a.bootstrap is None else tuple(a.bootstrap),  # type: ignore[arg-type]
+        successes=d.successes,
+        selected=d.selected,
+        labels=card.labels,
+        refusals=tuple(r.message for r in card.refusals),
+        tasks=tuple(
+            TaskCell(t.task, t.successes, t.selected, t.rate, tuple(t.wilson95))  # type: ignore[arg-type]
+            for t in card.tasks
+        ),
+        first_error=None if first is None else f"{first.code} {first.location}",
+    )

@@ -1,0 +1,351 @@
+"""The paper's table: one row per read, as Markdown, CSV, LaTeX (booktabs) or JSON.
+
+Only formatting lives here; every number is `score_run`'s (through `ReadRow`), so the table says
+what `evalview score --json` says. JSON and CSV carry the fractions as computed (no rounding);
+Markdown and LaTeX show percent with one decimal, as the text output does.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import orjson
+
+from evalview.folder.reads import ReadRow, TaskCell
+from evalview.textsafe import clean
+
+FORMATS = ("md", "csv", "latex", "json")
+
+HEADERS = (
+    "read",
+    "benchmark",
+    "policy",
+    "checkpoint",
+    "all-T mean ± SE (%)",
+    "95 % seed bootstrap (%)",
+    "successes / selected",
+    "labels / why no score",
+)
+
+
+def notes(row: ReadRow) -> str:
+    """The labels a reader must see, and for a row without a score, why."""
+    parts = list(row.labels)
+    if row.status == "unreadable":
+        parts.append(f"unreadable: {row.reason}")
+    elif row.refusals:
+        parts.append("refused: " + "; ".join(_first_sentence(m, row.path) for m in row.refusals))
+    return "; ".join(parts)
+
+
+def _first_sentence(message: str, path: str) -> str:
+    """A refusal, short enough for a table cell (the JSON row keeps the whole message)."""
+    for prefix in (f"{path}: ",):
+        message = message.removeprefix(prefix)
+    head, sep, _rest = message.partition(". ")
+    return head if sep else message.rstrip(".")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def cells(row: ReadRow, pm: str = "±", dash: str = "—", en: str = "–") -> list[str]:
+    """The human cells of one row (percent, one decimal), in HEADERS order."""
+    mean = dash if row.mean is None or row.se is None else f"{_pct(row.mean)} {pm} {_pct(row.se)}"
+    boot = (
+        dash if row.bootstrap is None else f"{_pct(row.bootstrap[0])}{en}{_pct(row.bootstrap[1])}"
+    )
+    frac = dash if row.selected is None else f"{row.successes} / {row.selected}"
+    return [
+        row.path + (f" [{row.read}]" if row.read else ""),
+        row.benchmark_label or dash,
+        row.policy or dash,
+        row.checkpoint or dash,
+        mean,
+        boot,
+        frac,
+        notes(row) or dash,
+    ]
+
+
+def task_matrix(rows: Sequence[ReadRow]) -> tuple[list[str], list[list[TaskCell | None]]]:
+    """(tasks, cells[task][read]): every task of any read, in order of first appearance."""
+    tasks: list[str] = []
+    index: dict[str, int] = {}
+    for row in rows:
+        for t in row.tasks:
+            if t.task not in index:
+                index[t.task] = len(tasks)
+                tasks.append(t.task)
+    grid: list[list[TaskCell | None]] = [[None] * len(rows) for _ in tasks]
+    for j, row in enumerate(rows):
+        for t in row.tasks:
+            grid[index[t.task]][j] = t
+    return tasks, grid
+
+
+def _cell_text(c: TaskCell | None, dash: str = "—", en: str = "–") -> str:
+    if c is None:
+        return dash
+    lo, hi = c.wilson95
+    return f"{c.successes}/{c.selected} ({_pct(lo)}{en}{_pct(hi)})"
+
+
+# -- JSON -----------------------------------------------------------------------------------
+
+
+def to_json(
+    rows: Sequence[ReadRow], *, per_task: bool, skipped: Sequence[dict[str, Any]] = ()
+) -> str:
+    doc: dict[str, Any] = {"rows": [r.to_json() for r in rows], "skipped": list(skipped)}
+    if per_task:
+        tasks, grid = task_matrix(rows)
+        doc["per_task"] = {
+            "reads": [r.path + (f" [{r.read}]" if r.read else "") for r in rows],
+            "tasks": [
+                {
+                    "task": task,
+                    "cells": [
+                        None
+                        if c is None
+                        else {
+                            "successes": c.successes,
+                            "selected": c.selected,
+                            "rate": c.rate,
+                            "wilson95": list(c.wilson95),
+                        }
+                        for c in line
+                    ],
+                }
+                for task, line in zip(tasks, grid, strict=True)
+            ],
+        }
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+# -- CSV ------------------------------------------------------------------------------------
+
+CSV_COLUMNS = (
+    "path",
+    "run_id",
+    "benchmark",
+    "policy",
+    "checkpoint",
+    "mean",
+    "se",
+    "bootstrap_lo",
+    "bootstrap_hi",
+    "successes",
+    "selected",
+    "labels",
+    "refused",
+)
+CSV_TASK_COLUMNS = ("task", "path", "successes", "selected", "rate", "wilson_lo", "wilson_hi")
+
+
+def _num(x: float | int | None) -> str:
+    """A number as Python writes it (shortest round-trip form: the same float as JSON)."""
+    return "" if x is None else repr(x)
+
+
+def to_csv(rows: Sequence[ReadRow], *, per_task: bool) -> str:
+    """One header row. Fractions in [0, 1], never percent strings; empty where there is none.
+    `--per-task` gives the matrix in long form (one line per task and read)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    if per_task:
+        w.writerow(CSV_TASK_COLUMNS)
+        tasks, grid = task_matrix(rows)
+        for task, line in zip(tasks, grid, strict=True):
+            for row, c in zip(rows, line, strict=True):
+                if c is not None:
+                    w.writerow(
+                        [
+                            _safe(task),
+                            _safe(row.path),
+                            c.successes,
+                            c.selected,
+                            _num(c.rate),
+                            _num(c.wilson95[0]),
+                            _num(c.wilson95[1]),
+                        ]
+                    )
+        return buf.getvalue()
+    w.writerow(CSV_COLUMNS)
+    for r in rows:
+        boot = r.bootstrap or (None, None)
+        w.writerow(
+            [
+                _safe(r.path),
+                _safe(r.run_id),
+                _safe(r.benchmark_label),
+                _safe(r.policy),
+                _safe(r.checkpoint),
+                _num(r.mean),
+                _num(r.se),
+                _num(boot[0]),
+                _num(boot[1]),
+                _num(r.successes),
+                _num(r.selected),
+                _safe("; ".join(r.labels)),
+                _safe(r.refused),
+            ]
+        )
+    return buf.getvalue()
+
+
+def _safe(value: str | None) -> str:
+    """Run data in a spreadsheet cell: control characters made visible, and a leading = + - @
+    quoted so a spreadsheet does not run it as a formula."""
+    if value is None:
+        return ""
+    text = clean(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+# -- Markdown -------------------------------------------------------------------------------
+
+_MD_SPECIAL = "\\`*_[]<>|~"
+
+
+def md_escape(value: str) -> str:
+    """A cell of a GitHub table: markup characters and the pipe backslash-escaped, one line."""
+    text = clean(value).replace("\n", " ").replace("\r", " ")
+    return "".join("\\" + ch if ch in _MD_SPECIAL else ch for ch in text)
+
+
+def _md_table(headers: Sequence[str], body: Sequence[Sequence[str]], right: set[int]) -> list[str]:
+    lines = ["| " + " | ".join(md_escape(h) for h in headers) + " |"]
+    lines.append(
+        "| " + " | ".join("---:" if i in right else "---" for i in range(len(headers))) + " |"
+    )
+    for r in body:
+        lines.append("| " + " | ".join(md_escape(c) for c in r) + " |")
+    return lines
+
+
+def to_markdown(rows: Sequence[ReadRow], *, per_task: bool) -> str:
+    lines = _md_table(HEADERS, [cells(r) for r in rows], {4, 5, 6})
+    lines += [
+        "",
+        "All-T mean: the mean of per-task success rates over selected cases; SE "
+        "binomial; bootstrap B as `evalview score` (random.Random(7)).",
+    ]
+    if per_task:
+        tasks, grid = task_matrix(rows)
+        lines += ["", "Per task: successes / selected (Wilson 95 %, percent)", ""]
+        lines += _md_table(
+            ["task", *(r.path + (f" [{r.read}]" if r.read else "") for r in rows)],
+            [
+                [task, *(_cell_text(c) for c in line)]
+                for task, line in zip(tasks, grid, strict=True)
+            ],
+            set(range(1, len(rows) + 1)),
+        )
+    return "\n".join(lines) + "\n"
+
+
+# -- LaTeX ----------------------------------------------------------------------------------
+
+_LATEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    # a cell starting with [ after \\ would be read as \\[length]
+    "[": "{[}",
+    "]": "{]}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    '"': r"\textquotedbl{}",
+    "±": r"$\pm$",
+    "—": "---",
+    "–": "--",
+    "·": r"$\cdot$",
+    "×": r"$\times$",
+}
+
+
+def latex_escape(value: str) -> str:
+    """Text safe in a LaTeX cell under pdflatex: the ten specials and brackets escaped, a few
+    typographic characters spelled in LaTeX, other characters outside Latin-1 (which pdflatex's
+    default fonts cannot set) written as their code point, control characters dropped."""
+    out = []
+    for ch in str(value):
+        if ch in _LATEX:
+            out.append(_LATEX[ch])
+        elif ch in "\n\r\t":
+            out.append(" ")
+        elif ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0:
+            continue
+        elif ord(ch) > 0xFF:
+            out.append(f"{{[}}U+{ord(ch):04X}{{]}}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _latex_table(
+    headers: Sequence[str], body: Sequence[Sequence[str]], spec: str, caption: str
+) -> list[str]:
+    esc: Callable[[str], str] = latex_escape
+    lines = [
+        r"\begin{table}[htbp]",
+        r"\centering",
+        r"\caption{" + esc(caption) + "}",
+        r"\begin{tabular}{" + spec + "}",
+        r"\toprule",
+        " & ".join(esc(h) for h in headers) + r" \\",
+        r"\midrule",
+    ]
+    lines += [" & ".join(esc(c) for c in r) + r" \\" for r in body]
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return lines
+
+
+def to_latex(rows: Sequence[ReadRow], *, per_task: bool) -> str:
+    """A booktabs table (needs \\usepackage{booktabs}); every cell escaped."""
+    lines = [r"% evalview table: needs \usepackage{booktabs} (and T1 fonts for < > |)"]
+    lines += _latex_table(
+        HEADERS,
+        [cells(r) for r in rows],
+        "llll" + "rrr" + "l",
+        "All-T mean of per-task success rates over selected cases, with binomial SE and the "
+        "95 % seed bootstrap (percent).",
+    )
+    if per_task:
+        tasks, grid = task_matrix(rows)
+        lines.append("")
+        lines += _latex_table(
+            ["task", *(r.path + (f" [{r.read}]" if r.read else "") for r in rows)],
+            [
+                [task, *(_cell_text(c) for c in line)]
+                for task, line in zip(tasks, grid, strict=True)
+            ],
+            "l" + "r" * len(rows),
+            "Per task: successes / selected, Wilson 95 % interval (percent).",
+        )
+    return "\n".join(lines) + "\n"
+
+
+def render(
+    fmt: str, rows: Sequence[ReadRow], *, per_task: bool, skipped: Sequence[dict[str, Any]] = ()
+) -> str:
+    if fmt == "json":
+        return to_json(rows, per_task=per_task, skipped=skipped)
+    if fmt == "csv":
+        return to_csv(rows, per_task=per_task)
+    if fmt == "latex":
+        return to_latex(rows, per_task=per_task)
+    return to_markdown(rows, per_task=per_task)

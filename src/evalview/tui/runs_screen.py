@@ -1,0 +1,513 @@
+"""`evalview DIR`: the Runs screen, one row per read under a folder.
+
+Reads are found by `evalview.folder.discover` and read, audited and scored by worker processes
+(`evalview.folder.parallel`, as `evalview check DIR`); rows fill in as each read arrives, under a
+progress bar. Enter opens a read in the usual run screen and Escape comes back here, to the same
+row; space marks up to two reads and `c` compares them. The numbers are `score_run`'s (without the
+seed bootstrap, which `evalview table` adds).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Input, ProgressBar, Static
+from textual.worker import get_current_worker
+
+from evalview.folder.discover import Candidate, Discovery
+from evalview.folder.reads import ReadRow, ScoreOptions, row_of_item
+from evalview.folder.watch import changed_under
+from evalview.tui.safe import clean
+from evalview.tui.safe import esc as escape
+from evalview.tui.vtable import Cell, Column, VirtualTable
+
+#: The sort keys `s` cycles through (label, key of a RunsRow).
+SORTS = ("scan order", "verdict", "read", "mean", "successes")
+#: The verdict filters `v` cycles through.
+VERDICTS = ("all", "errors", "warnings", "clean", "unreadable")
+_STRIP = " ▁▂▃▄▅▆▇█"
+#: Seconds between looks at the folder's files, and how long they must be still before re-reading.
+WATCH_INTERVAL = 1.0
+WATCH_SETTLE = 0.5
+
+
+@dataclass
+class RunsRow:
+    """One entry of the folder: its scan position, where it is, and its row once read."""
+
+    index: int
+    candidate: Candidate
+    row: ReadRow | None = None
+
+    @property
+    def verdict(self) -> str:
+        """pending / unreadable / errors / warnings / clean."""
+        r = self.row
+        if r is None:
+            return "pending"
+        if r.status == "unreadable":
+            return "unreadable"
+        if r.counts["error"]:
+            return "errors"
+        return "warnings" if r.counts["warning"] else "clean"
+
+
+def verdict_text(entry: RunsRow) -> Text:
+    r, v = entry.row, entry.verdict
+    if r is None:
+        return Text("… reading", style="dim")
+    if v == "unreadable":
+        return Text("✗ unreadable", style="bold red")
+    e, w = r.counts["error"], r.counts["warning"]
+    if v == "errors":
+        return Text(f"✗ {e} err {w} warn", style="bold red")
+    if v == "warnings":
+        return Text(f"⚠ {w} warn", style="bold yellow")
+    return Text("✓ clean", style="bold green")
+
+
+def strip_text(row: ReadRow | None, width: int) -> Text:
+    """The per-task rates as one block character each (empty bar 0 %, full bar 100 %)."""
+    if row is None or not row.tasks:
+        return Text("")
+    chars = "".join(_STRIP[round(t.rate * (len(_STRIP) - 1))] for t in row.tasks[:width])
+    more = "…" if len(row.tasks) > width else ""
+    return Text(chars + more, style="cyan")
+
+
+def mean_text(row: ReadRow | None) -> Text:
+    if row is None:
+        return Text("")
+    if row.status == "unreadable":
+        return Text(clean(row.reason or ""), style="red")
+    if row.refusals:
+        return Text("refused", style="yellow")
+    if row.mean is None or row.se is None:
+        return Text("—", style="dim")
+    return Text(f"{100 * row.mean:5.1f} ± {100 * row.se:.1f}")
+
+
+#: What a reviewer scans first comes first (a narrow terminal scrolls the rest sideways).
+COLUMNS = (
+    Column("", 2),
+    Column("verdict", 15),
+    Column("read", 0),
+    Column("succ / sel", 11, "right"),
+    Column("all-T % ± SE", 13, "right"),
+    Column("per task", 20),
+    Column("policy", 12),
+    Column("checkpoint", 15),
+    Column("ft", 3, "right"),
+    Column("benchmark", 15),
+)
+
+
+def cells(entry: RunsRow, mark: str) -> Sequence[Cell]:
+    r = entry.row
+    frac = "" if r is None or r.selected is None else f"{r.successes} / {r.selected}"
+    return (
+        Text(mark, style="bold magenta"),
+        verdict_text(entry),
+        Text(clean(entry.candidate.rel + (f" [{r.read}]" if r is not None and r.read else ""))),
+        frac,
+        mean_text(r),
+        strip_text(r, 19),
+        Text(clean((r.policy if r else None) or "")),
+        Text(clean((r.checkpoint if r else None) or "")),
+        Text(clean((r.fine_tune_seed if r else None) or "")),
+        Text(clean((r.benchmark_label if r else None) or "")),
+    )
+
+
+class RunsScreen(Screen[None]):
+    """Every read under a folder; rows fill in while the workers read."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "sort", "Sort", id="runs.sort"),
+        Binding("r", "reverse", "Reverse", id="runs.reverse"),
+        Binding("v", "verdict", "Verdict filter", id="runs.verdict"),
+        Binding("slash", "search", "Filter", id="runs.search"),
+        Binding("space", "mark", "Mark A/B", id="runs.mark"),
+        Binding("c", "compare", "Compare A B", id="runs.compare"),
+        Binding("escape", "clear_search", "Clear filter", show=False, id="runs.clear"),
+    ]
+
+    class Found(Message):
+        def __init__(
+            self, found: Discovery, keep: dict[tuple[str, str], list[ReadRow]], generation: int
+        ) -> None:
+            super().__init__()
+            self.found = found
+            self.keep = keep
+            self.generation = generation
+
+    class Filled(Message):
+        """The reads of entry `index` (one, or several for a file of named reads)."""
+
+        def __init__(self, index: int, rows: list[ReadRow], generation: int) -> None:
+            super().__init__()
+            self.index = index
+            self.rows = rows
+            self.generation = generation
+
+    class Changed(Message):
+        """Files under the folder moved: still settling (`stale` None), or settled, with the
+        entries whose files changed."""
+
+        def __init__(self, stale: set[str] | None) -> None:
+            super().__init__()
+            self.stale = stale
+
+    class Failed(Message):
+        def __init__(self, message: str) -> None:
+            super().__init__()
+            self.message = message
+
+    def __init__(self, root: Path, *, jobs: int | None = None) -> None:
+        super().__init__(id="runs")
+        self.root = root
+        self.jobs = jobs
+        self.entries: list[RunsRow] = []
+        self.view: list[int] = []
+        self.skipped: list[tuple[str, str]] = []
+        self.truncated: str | None = None
+        self.sort_key = 0
+        self.descending = False
+        self.verdict_filter = 0
+        self.search = ""
+        self.marked: list[int] = []
+        self.done = False
+        self.generation = 0
+        #: files under the folder are moving (watching): shown in the title until they settle
+        self.changing = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"[bold]{escape(str(self.root))}[/]  looking for reads…", id="runs-title")
+        yield ProgressBar(total=None, show_eta=False, id="runs-bar")
+        yield Input(placeholder="filter: part of a path, policy, benchmark or checkpoint",
+                    id="runs-search")
+        yield VirtualTable(COLUMNS, id="runs-table")
+        yield Static("", id="runs-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#runs-search", Input).display = False
+        self.query_one(VirtualTable).focus()
+        self._scan()
+        if getattr(self.app, "watching", False):
+            self.set_watching(True)
+
+    # -- loading ---------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="runs-scan")
+    def _scan(self, keep: dict[tuple[str, str], list[ReadRow]] | None = None) -> None:
+        """Discover, then read every entry not in `keep` ((path, kind) -> rows still valid)."""
+        from evalview.folder.discover import FolderError, discover
+        from evalview.folder.parallel import default_jobs, map_completed
+
+        worker = get_current_worker()
+        self.generation += 1
+        generation = self.generation
+        try:
+            found = discover(self.root)
+        except FolderError as exc:
+            self.post_message(self.Failed(str(exc)))
+            return
+        kept = keep or {}
+        self.post_message(self.Found(found, kept, generation))
+        todo = [
+            (i, c) for i, c in enumerate(found.entries) if (c.rel, c.kind) not in kept
+        ]
+        items = [(str(self.root), c) for _i, c in todo]
+        jobs = self.jobs or default_jobs()
+        work_fn = partial(row_of_item, options=ScoreOptions(bootstrap=0))
+        results = map_completed(
+            work_fn, items, jobs, method="forkserver", local_until_ready=True
+        )
+        try:
+            for k, rows in results:
+                if worker.is_cancelled:
+                    return
+                self.post_message(self.Filled(todo[k][0], rows, generation))
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()  # stops the pool: reads not yet started are cancelled
+
+    def on_runs_screen_found(self, message: Found) -> None:
+        # The scan's entries keep their scan positions (a Filled message names one); a file's
+        # further named reads are appended after them.
+        self.entries = []
+        extra: list[tuple[Candidate, ReadRow]] = []
+        for i, c in enumerate(message.found.entries):
+            kept = message.keep.get((c.rel, c.kind), [])
+            self.entries.append(RunsRow(i, c, kept[0] if kept else None))
+            extra += [(c, r) for r in kept[1:]]
+        for c, r in extra:
+            self.entries.append(RunsRow(len(self.entries), c, r))
+        self.marked = []
+        self.truncated = message.found.truncated
+        self.skipped = [
+            (e.candidate.rel, e.row.reason or "")
+            for e in self.entries
+            if e.row is not None and e.row.status == "skipped"
+        ]
+        todo = sum(1 for e in self.entries if e.row is None)
+        bar = self.query_one(ProgressBar)
+        bar.update(total=max(todo, 1), progress=0)
+        bar.display = todo > 0
+        self.done = todo == 0
+        self._refilter(keep_cursor=bool(message.keep))
+
+    def on_runs_screen_filled(self, message: Filled) -> None:
+        if message.generation != self.generation or message.index >= len(self.entries):
+            return  # a scan that a newer one replaced
+        entry = self.entries[message.index]
+        entry.row = message.rows[0]
+        for extra in message.rows[1:]:  # a file of several named reads: one row each
+            self.entries.append(RunsRow(len(self.entries), entry.candidate, extra))
+        self.query_one(ProgressBar).advance(1)
+        if entry.row.status == "skipped":
+            self.skipped.append((entry.row.path, entry.row.reason or ""))
+        if all(e.row is not None for e in self.entries):
+            self.done = True
+            self.query_one(ProgressBar).display = False
+        self._refilter(keep_cursor=True)
+
+    # -- watching (w, or evalview DIR --watch) ----------------------------------------------
+
+    def set_watching(self, on: bool) -> None:
+        if on:
+            self._watch()
+        else:
+            self.workers.cancel_group(self, "runs-watch")
+            self.changing = False
+            self._title()
+
+    @work(thread=True, exclusive=True, group="runs-watch")
+    def _watch(self) -> None:
+        from evalview.folder.watch import Watcher
+
+        worker = get_current_worker()
+        watcher = Watcher(self.root, settle=WATCH_SETTLE)
+        while not worker.is_cancelled:
+            time.sleep(WATCH_INTERVAL)
+            if worker.is_cancelled:
+                return
+            state = watcher.poll()
+            if state == "changing":
+                self.post_message(self.Changed(None))
+            elif state == "changed":
+                stale = {
+                    e.candidate.rel
+                    for e in self.entries
+                    if changed_under(watcher.previous, watcher.current, e.candidate.rel)
+                }
+                self.post_message(self.Changed(stale))
+
+    def on_runs_screen_changed(self, message: Changed) -> None:
+        if message.stale is None:
+            self.changing = True
+            self._title()
+            return
+        self.changing = False
+        keep: dict[tuple[str, str], list[ReadRow]] = {}
+        for e in self.entries:
+            if e.row is not None and e.candidate.rel not in message.stale:
+                keep.setdefault((e.candidate.rel, e.candidate.kind), []).append(e.row)
+        self._scan(keep)
+
+    def on_runs_screen_failed(self, message: Failed) -> None:
+        from evalview.tui.loading import UnreadableScreen
+
+        self.app.switch_screen(
+            UnreadableScreen(
+                self.root,
+                message.message,
+                title="This folder could not be read",
+                hint="Pass a folder you may list, a closed-run directory or a results JSON.",
+            )
+        )
+
+    # -- the view ----------------------------------------------------------------------------
+
+    def shows(self, entry: RunsRow) -> bool:
+        if entry.row is not None and entry.row.status == "skipped":
+            return False
+        wanted = VERDICTS[self.verdict_filter]
+        if wanted != "all" and entry.verdict != wanted:
+            return False
+        if self.search:
+            r = entry.row
+            hay = " ".join(
+                x or ""
+                for x in (
+                    entry.candidate.rel,
+                    r.policy if r else None,
+                    r.benchmark_label if r else None,
+                    r.checkpoint if r else None,
+                    r.run_id if r else None,
+                )
+            ).lower()
+            return self.search.lower() in hay
+        return True
+
+    def _key(self, entry: RunsRow) -> tuple[object, ...]:
+        name = SORTS[self.sort_key]
+        r = entry.row
+        if name == "verdict":
+            order = ("errors", "unreadable", "warnings", "clean", "pending")
+            return (order.index(entry.verdict), entry.index)
+        if name == "read":
+            return (entry.candidate.rel,)
+        if name == "mean":
+            return (r is None or r.mean is None, (r.mean or 0.0) if r else 0.0, entry.index)
+        if name == "successes":
+            return (r is None or r.selected is None, (r.successes or 0) if r else 0, entry.index)
+        return (entry.index,)
+
+    def _refilter(self, *, keep_cursor: bool) -> None:
+        table = self.query_one(VirtualTable)
+        current = self.current()
+        view = [e.index for e in self.entries if self.shows(e)]
+        view.sort(key=lambda i: self._key(self.entries[i]), reverse=self.descending)
+        self.view = view
+        table.set_rows(len(view), self._cells, keep_cursor=keep_cursor)
+        if keep_cursor and current is not None and current.index in view:
+            table.move_to(view.index(current.index))
+        self._title()
+
+    def _cells(self, position: int) -> Sequence[Cell]:
+        entry = self.entries[self.view[position]]
+        mark = ""
+        if entry.index in self.marked:
+            mark = "AB"[self.marked.index(entry.index)]
+        return cells(entry, mark)
+
+    def current(self) -> RunsRow | None:
+        table = self.query_one(VirtualTable)
+        if not self.view or table.cursor_row >= len(self.view):
+            return None
+        return self.entries[self.view[table.cursor_row]]
+
+    def _title(self) -> None:
+        reads = [e for e in self.entries if not (e.row and e.row.status == "skipped")]
+        read = sum(1 for e in reads if e.row is not None)
+        tally = {v: sum(1 for e in reads if e.verdict == v) for v in VERDICTS[1:]}
+        parts = [f"{len(reads)} reads" + ("" if self.done else f" ({read} read so far)")]
+        said = {"errors": "with errors", "warnings": "with warnings only"}
+        parts += [f"{n} {said.get(v, v)}" for v, n in tally.items() if n]
+        if self.skipped:
+            parts.append(f"{len(self.skipped)} skipped (not reads)")
+        if getattr(self.app, "watching", False):
+            parts.append("changing…" if self.changing else "watching")
+        self.query_one("#runs-title", Static).update(
+            f"[bold]{escape(str(self.root))}[/]  " + escape(" · ".join(parts))
+        )
+        shown = f"showing {len(self.view)}"
+        sort = f"sorted by {SORTS[self.sort_key]}{' (reversed)' if self.descending else ''}"
+        filt = VERDICTS[self.verdict_filter]
+        extra = [shown, sort]
+        if filt != "all":
+            extra.append(f"verdict: {filt}")
+        if self.search:
+            extra.append(f"filter: {self.search!r}")
+        if self.marked:
+            extra.append("marked " + ", ".join(
+                f"{'AB'[i]} {self.entries[m].candidate.rel}" for i, m in enumerate(self.marked)))
+        if self.truncated:
+            extra.append(self.truncated)
+        self.query_one("#runs-status", Static).update(f"[dim]{escape(' · '.join(extra))}[/]")
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def action_sort(self) -> None:
+        self.sort_key = (self.sort_key + 1) % len(SORTS)
+        self._refilter(keep_cursor=True)
+
+    def action_reverse(self) -> None:
+        self.descending = not self.descending
+        self._refilter(keep_cursor=True)
+
+    def action_verdict(self) -> None:
+        self.verdict_filter = (self.verdict_filter + 1) % len(VERDICTS)
+        self._refilter(keep_cursor=False)
+
+    def action_search(self) -> None:
+        box = self.query_one("#runs-search", Input)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "#runs-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self.search = event.value.strip()
+        self._refilter(keep_cursor=False)
+
+    @on(Input.Submitted, "#runs-search")
+    def _search_done(self) -> None:
+        self.query_one(VirtualTable).focus()
+
+    def action_clear_search(self) -> None:
+        """Escape clears the filter box and goes back to the table."""
+        box = self.query_one("#runs-search", Input)
+        if box.display or self.search:
+            box.value = ""
+            box.display = False
+            self.search = ""
+            self._refilter(keep_cursor=False)
+        self.query_one(VirtualTable).focus()
+
+    def action_mark(self) -> None:
+        entry = self.current()
+        if entry is None:
+            return
+        if entry.index in self.marked:
+            self.marked.remove(entry.index)
+        else:
+            self.marked = [*self.marked, entry.index][-2:]
+        self.query_one(VirtualTable).refresh()
+        self._title()
+
+    def action_compare(self) -> None:
+        if len(self.marked) != 2:
+            self.notify("Mark two reads with space first (A, then B).", severity="warning")
+            return
+        a, b = (Path(self.root, self.entries[i].candidate.rel) for i in self.marked)
+        from evalview.tui.runs_compare import FolderCompareScreen
+
+        self.app.push_screen(FolderCompareScreen(a, b))
+
+    @on(VirtualTable.Selected, "#runs-table")
+    def _open(self, event: VirtualTable.Selected) -> None:
+        event.stop()
+        entry = self.current()
+        if entry is None:
+            return
+        if entry.row is None:
+            self.notify("Still reading this one…")
+            return
+        if entry.row.status == "unreadable":
+            self.notify(entry.row.reason or "cannot be read", title="Unreadable",
+                        severity="error")
+            return
+        if entry.row.read is not None:
+            self.notify(
+                f"{entry.candidate.rel} holds several named reads; open this one with "
+                f"`evalview score {entry.candidate.rel} --read {entry.row.read}`.",
+                title="A named read",
+            )
+            return
+        open_read = getattr(self.app, "open_read", None)
+        if open_read is not None:
+            open_read(Path(self.root, entry.candidate.rel))

@@ -1,0 +1,132 @@
+"""The Runs screen (`evalview DIR`): rows fill in from a background worker, an unreadable entry is
+a row with its reason, sort and filters, Enter opens a read and Escape comes back to the same row,
+two marked reads compare."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import ProgressBar
+from tui_helpers import REPO, run, wait_for
+
+from evalview.tui.app import EvalViewApp
+from evalview.tui.run_screen import RunScreen
+from evalview.tui.runs_compare import RunsCompare
+from evalview.tui.runs_screen import RunsScreen
+from evalview.tui.vtable import VirtualTable
+from helpers.closed_runs import outcomes_for, write_run
+
+SnapCompare = Callable[..., bool]
+SIZE = (150, 30)
+
+
+def _folder(tmp_path: Path) -> Path:
+    root = tmp_path / "paper"
+    write_run(root / "a-low", outcomes_for({"t1": (1, 4), "t2": (0, 4)}, 4))
+    write_run(root / "b-high", outcomes_for({"t1": (4, 4), "t2": (3, 4)}, 4))
+    write_run(root / "c-mid", outcomes_for({"t1": (2, 4), "t2": (2, 4)}, 4))
+    (root / "d-broken.json").write_text("{not json")
+    (root / "e-notes.json").write_text('{"note": "not a read"}')
+    return root
+
+
+async def _loaded(pilot: Pilot[Any]) -> RunsScreen:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunsScreen))
+    screen = pilot.app.screen
+    assert isinstance(screen, RunsScreen)
+    await wait_for(pilot, lambda: screen.done)
+    await pilot.pause()
+    return screen
+
+
+def _with(root: Path, body: Callable[[Pilot[Any], RunsScreen], Awaitable[None]]) -> None:
+    async def main() -> None:
+        app = EvalViewApp(root, jobs=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await body(pilot, await _loaded(pilot))
+
+    run(main())
+
+
+def _paths(screen: RunsScreen) -> list[str]:
+    return [screen.entries[i].candidate.rel for i in screen.view]
+
+
+def test_rows_fill_in_with_verdicts_and_reasons(tmp_path: Path) -> None:
+    async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        assert _paths(screen) == ["a-low", "b-high", "c-mid", "d-broken.json"]  # notes skipped
+        broken = screen.entries[3]
+        assert broken.verdict == "unreadable"
+        assert broken.row is not None and "not strict JSON" in (broken.row.reason or "")
+        cells = [str(c) for c in screen._cells(1)]
+        assert "b-high" in cells and "7 / 8" in cells and "87.5 ± 10.8" in " ".join(cells)
+        title = str(screen.query_one("#runs-title").render())
+        assert "4 reads" in title and "1 unreadable" in title and "1 skipped" in title
+        assert screen.query_one(ProgressBar).progress == 5  # every entry, skipped ones too
+
+    _with(_folder(tmp_path), body)
+
+
+def test_sort_and_filters(tmp_path: Path) -> None:
+    async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        await pilot.press("s", "s", "s")  # scan order -> verdict -> read -> mean
+        assert _paths(screen) == ["a-low", "c-mid", "b-high", "d-broken.json"]
+        await pilot.press("r")
+        assert _paths(screen)[0] == "d-broken.json" or _paths(screen)[0] == "b-high"
+        assert _paths(screen).index("b-high") < _paths(screen).index("a-low")
+        await pilot.press("v")  # errors only: none here
+        assert _paths(screen) == []
+        await pilot.press("v", "v", "v")  # warnings, clean, unreadable
+        assert _paths(screen) == ["d-broken.json"]
+        await pilot.press("v")  # all again
+        await pilot.press("slash", "m", "i", "d")
+        assert _paths(screen) == ["c-mid"]
+        await pilot.press("escape")
+        assert len(_paths(screen)) == 4
+
+    _with(_folder(tmp_path), body)
+
+
+def test_enter_opens_a_read_and_escape_comes_back_to_the_same_row(tmp_path: Path) -> None:
+    async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        await pilot.press("down", "down", "enter")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunScreen))
+        assert pilot.app.sub_title.endswith("c-mid")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+        assert screen.query_one(VirtualTable).cursor_row == 2
+        assert pilot.app.sub_title.endswith("paper")
+        await pilot.press("down", "enter")  # the unreadable row: its reason, no screen change
+        await pilot.pause()
+        assert pilot.app.screen is screen
+
+    _with(_folder(tmp_path), body)
+
+
+def test_two_marked_reads_compare(tmp_path: Path) -> None:
+    async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        await pilot.press("space", "down", "space")
+        assert [screen.entries[i].candidate.rel for i in screen.marked] == ["a-low", "b-high"]
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunsCompare))
+        assert pilot.app.screen.comparison.a.label.endswith("a-low")  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+
+    _with(_folder(tmp_path), body)
+
+
+def test_snapshot_of_the_replicates_folder(
+    snap_compare: SnapCompare, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO / "sample_runs")
+
+    async def loaded(pilot: Pilot[Any]) -> None:
+        await _loaded(pilot)
+
+    app = EvalViewApp(Path("replicates"), jobs=1)
+    assert snap_compare(app, run_before=loaded, terminal_size=SIZE)
