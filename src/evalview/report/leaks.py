@@ -96,28 +96,36 @@ class _Walker:
             kinds = self._kinds[text] = kinds_in(text)
         return kinds
 
-    def walk(self, value: Any, path: str, field: str) -> Any:
+    def walk(self, value: Any, where: _Where, field: str) -> Any:
         if isinstance(value, str):
             kinds = self.kinds(value)
             if not kinds:
                 return value
+            path = _path(where)
             self.found.extend(Leak(path, field, k) for k in kinds)
             return _redact_text(value) if self.redact else value
         if isinstance(value, dict):
             out: dict[str, Any] = {}
             for k, v in value.items():
                 key = str(k)
-                sub = f"{path}.{key}" if _NAME_RE.fullmatch(key) else f"{path}[{key!r}]"
                 kinds = self.kinds(key)
                 if kinds:
-                    self.found.extend(Leak(f"{path} (a key)", "key", k2) for k2 in kinds)
-                    if self.redact:
-                        key = _redact_text(key)
-                out[key] = self.walk(v, sub, str(k))
+                    at = f"{_path(where)} (a key)"
+                    self.found.extend(Leak(at, "key", k2) for k2 in kinds)
+                    out[_redact_text(key) if self.redact else key] = self.walk(
+                        v, (where, key), key
+                    )
+                else:
+                    out[key] = self.walk(v, (where, key), key)
             return out
         if isinstance(value, list):
-            return [self.walk(v, f"{path}[{i}]", field) for i, v in enumerate(value)]
+            return [self.walk(v, (where, i), field) for i, v in enumerate(value)]
         return value
+
+
+#: Where a value sits, as (parent, key or index) links from the root (None): the JSON path
+#: string is built only for a value that matches.
+_Where = tuple[Any, str | int] | None
 
 
 def _redact_text(text: str) -> str:
@@ -126,10 +134,23 @@ def _redact_text(text: str) -> str:
     return text
 
 
+def _path(where: _Where) -> str:
+    parts: list[str] = []
+    while where is not None:
+        where, step = where
+        if isinstance(step, int):
+            parts.append(f"[{step}]")
+        elif _NAME_RE.fullmatch(step):
+            parts.append(f".{step}")
+        else:
+            parts.append(f"[{step!r}]")
+    return "$" + "".join(reversed(parts))
+
+
 def find_leaks(document: dict[str, Any]) -> list[Leak]:
     """Every credential-shaped value of the document (its JSON path, field and kind)."""
     walker = _Walker(redact=False)
-    walker.walk(document, "$", "$")
+    walker.walk(document, None, "$")
     return walker.found
 
 
@@ -137,5 +158,5 @@ def redact_leaks(document: dict[str, Any]) -> tuple[dict[str, Any], list[Leak]]:
     """The document with every credential-shaped text replaced by `[redacted KIND]`, and what
     was replaced."""
     walker = _Walker(redact=True)
-    clean = walker.walk(document, "$", "$")
+    clean = walker.walk(document, None, "$")
     return clean, walker.found
