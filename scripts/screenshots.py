@@ -104,8 +104,11 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
     from evalview.session import PsrFiles
     from evalview.tui.compare_screen import CompareApp, CompareScreen
     from evalview.tui.partial_credit import CheckpointInputsScreen
+    from evalview.tui.read_picker import ReadPickerScreen
+    from evalview.tui.run_screen import RunScreen
 
     psr = Path("sample_runs/psr")
+    lerobot = Path("sample_runs/lerobot")
     return {
         "12-checkpoint-inputs": (
             lambda: EvalViewApp(
@@ -122,6 +125,16 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
         "14-harness-arms": (lambda: _harness("gpu-calc-hard-single-seed.json"), Screen, []),
         "15-harness-controls": (
             lambda: _harness("gpu-calc-hard-undeclared-difference.json"), Screen, [keys("3")]
+        ),
+        # A LeRobot eval_info.json: the Tasks tab on one group (g cycles the task groups).
+        "16-lerobot-tasks": (
+            lambda: EvalViewApp(lerobot / "smolvla-libero-40k.json"),
+            RunScreen,
+            [keys("2"), keys("g", "g", "g", "g")],
+        ),
+        # A file of several named reads asks which one to open.
+        "17-lerobot-reads": (
+            lambda: EvalViewApp(lerobot / "libero10-two-reads.json"), ReadPickerScreen, []
         ),
     }
 

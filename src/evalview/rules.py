@@ -23,6 +23,7 @@ FAMILIES = {
     "4": "closure",
     "5": "summary",
     "6": "publication",
+    "7": "lerobot",
     "8": "benchmark harness",
     "9": "reopened result",
 }

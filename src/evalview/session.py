@@ -250,10 +250,12 @@ def open_input(
     *,
     defer_bootstrap: bool = False,
     psr_files: PsrFiles | None = None,
+    read: str | None = None,
 ) -> Session | CheckpointReport:
     """What `evalview PATH` opens: a run's `Session`, or the scored report of a PSR
     checkpoint-inputs JSON. Raises InputError (unreadable, exit 2) or PsrError (refused, exit 1),
     with the same messages as `evalview psr`. The input is read once, by the reader registry.
+    `read`: which read of a file of several named reads (LeRobot).
     """
     from evalview.psr import PsrError, score_inputs
     from evalview.psr.inputs import parse_checkpoint_inputs
@@ -272,8 +274,50 @@ def open_input(
         if reading.format == CHECKPOINT_INPUTS:
             _step(progress, 2)
             return score_inputs(parse_checkpoint_inputs(path, reading.payload), options)
-    session = open_run(source, progress=progress)
+    session = open_run(source, progress=progress, name=read)
     return _for_the_app(session, progress, defer_bootstrap, options)
+
+
+def open_reads(
+    path: str | Path | Source, *, name: str | None = None, read: ReadOptions | None = None
+) -> list[tuple[str | None, Session]]:
+    """Every read at `path`, audited, as (name, Session): one per key of a file of several named
+    reads (LeRobot), else the one read (name None). `name` picks one read. InputError as
+    `open_run`."""
+    source = path if isinstance(path, Source) else Source(path)
+    if name is not None:
+        return [(name, open_run(source, read=read, name=name))]
+    if source.is_dir or not source.exists:
+        return [(None, open_run(source, read=read))]
+    reading = read_input(source, read or ReadOptions())
+    if len(reading.runs) > 1:
+        return [(r.name, _audited(source.path, r.run, None)) for r in reading.runs]
+    if len(reading.runs) == 1:
+        return [(None, _audited(source.path, reading.runs[0].run, None))]
+    return [(None, open_run(source, read=read))]  # words why it is not a run
+
+
+def named_reads(path: Path) -> dict[str, str]:
+    """The reads of a file of several named reads (LeRobot), key → one line about it; {} when
+    the file holds one read or is something else (opening it then says what is wrong)."""
+    source = Source(path)
+    try:
+        if source.is_dir or not source.exists:
+            return {}
+        reading = read_input(source)
+    except Exception:  # the loader words the problem when the run is opened
+        return {}
+    if len(reading.runs) < 2:
+        return {}
+    out = {}
+    for r in reading.runs:
+        run = r.run
+        recorded = run.reported.get("pc_success")
+        head = f"{len(run.views) or 1} group(s), {len(run.schedule):,} episodes"
+        out[str(r.name)] = head + (
+            f", pc_success {recorded:.1f} %" if recorded is not None else ""
+        )
+    return out
 
 
 def _is_checkpoint_inputs(source: Source) -> bool:
@@ -293,6 +337,11 @@ def partial_credit(
     """The run's reconstructed PSR, or why it has none (a refusal, or a bug in the core)."""
     from evalview.psr import PsrError, score_psr_run
 
+    if run.kind == "lerobot":
+        return None, (
+            f"{run.path.name} is a LeRobot eval_info.json: it records each episode's success, "
+            "not the verifier checkpoint messages partial credit is read from."
+        )
     if run.kind != "closed-run":
         return None, (
             f"{run.path.name} is an exported result, which publishes outcomes but not the "

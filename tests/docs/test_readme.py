@@ -46,3 +46,28 @@ def test_readme_example_exits_as_stated(
     argv = [tmp_path.joinpath("out").as_posix() if a.startswith("/tmp/") else a
             for a in shlex.split(command)[1:]]
     assert main(argv) == expected, capsys.readouterr()
+
+
+def _lerobot_commands() -> list[str]:
+    block = next(
+        b for b in re.findall(r"```sh\n(.*?)```", README, re.S) if "sample_runs/lerobot" in b
+    )
+    joined = block.replace("\\\n", " ")
+    return [
+        " ".join(line.partition("#")[0].split())
+        for line in joined.splitlines()
+        if line.strip().startswith("evalview ") and "evalview sample_runs" not in line
+    ]
+
+
+@pytest.mark.parametrize("command", _lerobot_commands())
+def test_readme_lerobot_example_exits_0(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(REPO)
+    argv = [tmp_path.joinpath("out").as_posix() if a.startswith("/tmp/") else a
+            for a in shlex.split(command)[1:]]
+    if argv[0] in ("score", "export"):
+        argv += ["--bootstrap", "0"]
+    assert main(argv) == 0, capsys.readouterr()

@@ -32,6 +32,7 @@ FAULTY = "sample_runs/faulty"
 PSR_INPUTS = "sample_runs/psr/checkpoint-inputs.json"
 BARE = "sample_runs/psr/bare-targets.json"
 CATALOG = "sample_runs/psr/catalog.json"
+LEROBOT = "sample_runs/lerobot"
 HARNESS = "sample_runs/harness/"
 
 #: name -> argv; `{tmp}` is the per-session temporary directory (holding `candidate/` and
@@ -81,6 +82,17 @@ CASES: dict[str, list[str]] = {
     "contrast-relative-allow": ["contrast", "--a", f"1={ROBO}", "--b", "1={tmp}/candidate",
                                 "--relative", "--bc", "1={tmp}/candidate", "--json",
                                 "--allow-errors"],
+    # LeRobot eval_info.json (issue 12): added with the reader, not from the pre-refactor code.
+    "check-lerobot-20k": ["check", f"{LEROBOT}/smolvla-libero-20k.json", "--json"],
+    "check-lerobot-two-reads": ["check", f"{LEROBOT}/libero10-two-reads.json", "--json"],
+    "score-lerobot-40k": ["score", f"{LEROBOT}/smolvla-libero-40k.json", "--json",
+                          "--bootstrap", "200"],
+    "score-lerobot-two-reads": ["score", f"{LEROBOT}/libero10-two-reads.json", "--json",
+                                "--bootstrap", "0"],
+    "score-lerobot-single-env": ["score", f"{LEROBOT}/pusht-single-env.json", "--json",
+                                 "--bootstrap", "0"],
+    "compare-lerobot-20k-40k": ["compare", f"{LEROBOT}/smolvla-libero-20k.json",
+                                f"{LEROBOT}/smolvla-libero-40k.json", "--json"],
     # benchmark-harness results (issue 14)
     "check-harness-shipped": ["check", HARNESS + "cpu-toy-calc-equal-update-v2.json", "--json"],
     "check-harness-v1": ["check", HARNESS + "cpu-toy-calc-equal-update-v1.json", "--json"],

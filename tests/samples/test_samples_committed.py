@@ -11,6 +11,7 @@ from evalview.audit import RULES, audit
 from evalview.load import load_run
 from evalview.samples import BUNDLED, FAULTS, SAMPLES, write_sample_runs
 from evalview.samples.harness import HARNESS_DIR
+from evalview.samples.runs import LEROBOT_DIR
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_RUNS = REPO / "sample_runs"
@@ -40,6 +41,7 @@ def _files(root: Path) -> dict[str, bytes]:
     out = {"README.md": (root / "README.md").read_bytes()}
     for sample in SAMPLES:
         out.update(_tree(root, root / sample.name))
+    out.update(_tree(root, root / LEROBOT_DIR))
     out.update(_tree(root, root / HARNESS_DIR))
     return out
 

@@ -8,6 +8,7 @@ import os
 import sys
 from itertools import groupby
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from evalview.cli.output import (
     EXIT_OK,
@@ -16,6 +17,10 @@ from evalview.cli.output import (
     emit_json,
     finding_text,
 )
+
+if TYPE_CHECKING:
+    from evalview.findings import Finding
+    from evalview.session import Session
 
 HELP = "audit a closed run: is the record consistent, and what must a reader know?"
 DESCRIPTION = """\
@@ -49,23 +54,77 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--strict", action="store_true", help="warnings fail the check too (exit 1)"
     )
+    p.add_argument(
+        "--read",
+        metavar="KEY",
+        help="in a file of several named reads (LeRobot), check only the read under KEY",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.audit import RULES
     from evalview.load import ReadOptions, Source
-    from evalview.session import open_harness, open_run
+    from evalview.session import open_harness, open_reads
 
     source = Source(args.path)  # read once, whichever reader takes it
     harness = open_harness(source)  # a benchmark-harness result: arms x seeds, EV8xx
     if harness is not None:
-        findings, counts = harness.findings, harness.counts
-    else:
-        # short-lived, and the audit never reads the episode table: see load_closed_run
-        session = open_run(source, read=ReadOptions(freeze=True, lazy_table=True))
-        findings, counts = session.findings, session.counts
-    failing = counts["error"] + (counts["warning"] if args.strict else 0)
-    ok = failing == 0
+        return _check_one(args, harness.findings, harness.counts)
+    # short-lived, and the audit never reads the episode table: see load_closed_run
+    reads = open_reads(source, name=args.read, read=ReadOptions(freeze=True, lazy_table=True))
+    if len(reads) > 1:
+        return _check_reads(args, reads)
+    return _check_one(args, reads[0][1].findings, reads[0][1].counts)
+
+
+def _check_reads(args: argparse.Namespace, reads: list[tuple[str | None, Session]]) -> int:
+    """A file of several named reads: each read checked; one document, one verdict."""
+    total = {"error": 0, "warning": 0, "info": 0}
+    for _name, session in reads:
+        for k in total:
+            total[k] += session.counts[k]
+    ok = _passes(total, strict=args.strict)
+    if args.json:
+        emit_json(
+            {
+                "path": str(Path(args.path)),
+                "ok": ok,
+                "strict": bool(args.strict),
+                "reads": [
+                    {"run_id": name, "findings": [f.to_json() for f in session.findings],
+                     "counts": session.counts}
+                    for name, session in reads
+                ],
+                "counts": total,
+            }
+        )
+        return _done(EXIT_OK if ok else EXIT_REFUSED)
+    out = console()
+    for name, session in reads:
+        out.print(f"[bold reverse] read {name} [/]")
+        _print_findings(session.findings)
+    out.print(_verdict(f"{args.path} ({len(reads)} reads)", total, ok, args.strict))
+    return _done(EXIT_OK if ok else EXIT_REFUSED)
+
+
+def _print_findings(findings: list[Finding]) -> None:
+    from evalview.audit import RULES
+
+    out = console()
+    titles = {"error": "Errors", "warning": "Warnings", "info": "Info"}
+    styles = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
+    for severity, group in groupby(findings, key=lambda f: f.severity.value):
+        items = list(group)
+        out.print(f"[{styles[severity]}]{titles[severity]} ({len(items)})[/]")
+        for f in items:
+            name = RULES[f.code].name if f.code in RULES else ""
+            out.print(finding_text(f, styles[severity], name))
+        out.print()
+
+
+def _check_one(
+    args: argparse.Namespace, findings: list[Finding], counts: dict[str, int]
+) -> int:
+    ok = _passes(counts, strict=args.strict)
     if args.json:
         emit_json(
             {
@@ -79,17 +138,14 @@ def run(args: argparse.Namespace) -> int:
         return _done(EXIT_OK if ok else EXIT_REFUSED)
 
     out = console()  # text only: --json never imports rich
-    titles = {"error": "Errors", "warning": "Warnings", "info": "Info"}
-    styles = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
-    for severity, group in groupby(findings, key=lambda f: f.severity.value):
-        items = list(group)
-        out.print(f"[{styles[severity]}]{titles[severity]} ({len(items)})[/]")
-        for f in items:
-            name = RULES[f.code].name if f.code in RULES else ""
-            out.print(finding_text(f, styles[severity], name))
-        out.print()
+    _print_findings(findings)
     out.print(_verdict(str(args.path), counts, ok, args.strict))
     return _done(EXIT_OK if ok else EXIT_REFUSED)
+
+
+def _passes(counts: dict[str, int], *, strict: bool) -> bool:
+    """No error (and with --strict, no warning)."""
+    return counts["error"] + (counts["warning"] if strict else 0) == 0
 
 
 def _done(code: int) -> int:

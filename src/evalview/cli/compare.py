@@ -21,6 +21,7 @@ from evalview.cli.output import (
 
 if TYPE_CHECKING:
     from evalview.compare.paired import Comparison, PairedCounts
+    from evalview.model.run import Run
 
 HELP = "is B better than A? two reads of the same schedule, paired by episode"
 DESCRIPTION = """\
@@ -53,6 +54,8 @@ exit codes:
 examples:
   evalview compare runs/ckpt-1/ runs/ckpt-2/
   evalview compare runs/ckpt-1/ runs/ckpt-2/ --json | jq '.tasks[] | {task, mcnemar_p}'
+  evalview compare eval_20k/eval_info.json eval_40k/eval_info.json     # LeRobot: (task, episode)
+  evalview compare reads.json reads.json --read-a eval_results_400 --read-b eval_results_800
 """
 
 
@@ -60,6 +63,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A", help="the reference read (closed-run directory)")
     p.add_argument("b", metavar="B", help="the candidate read, same schedule")
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
+    p.add_argument(
+        "--read-a", metavar="KEY", help="A's named read, when A is a file of several (LeRobot)"
+    )
+    p.add_argument(
+        "--read-b", metavar="KEY", help="B's named read, when B is a file of several (LeRobot)"
+    )
     p.add_argument(
         "--allow-off-protocol",
         action="store_true",
@@ -83,7 +92,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from evalview.compare.paired import compare_runs
     from evalview.errors import Refused
-    from evalview.load import load_run
+    from evalview.load import load_run, read_input, select_run
     from evalview.session import open_harness
 
     harness_a, harness_b = open_harness(args.a), open_harness(args.b)
@@ -97,13 +106,19 @@ def run(args: argparse.Namespace) -> int:
             f"{which} is a benchmark-harness result and the other is an episode read; compare "
             "two harness results, or two reads of one schedule."
         )
-    a = load_run(args.a)
-    b = load_run(args.b)
+
+    def load(path: str, name: str | None) -> Run:
+        return load_run(path) if name is None else select_run(read_input(path), name)
+
+    a = load(args.a, args.read_a)
+    b = load(args.b, args.read_b)
+    label_a = args.a if args.read_a is None else f"{args.a} [{args.read_a}]"
+    label_b = args.b if args.read_b is None else f"{args.b} [{args.read_b}]"
     result = compare_runs(
         a,
         b,
-        label_a=args.a,
-        label_b=args.b,
+        label_a=label_a,
+        label_b=label_b,
         allow_off_protocol=args.allow_off_protocol,
         allow_errors=args.allow_errors,
     )
@@ -136,6 +151,41 @@ def _n(n: int | None) -> str:
 
 def _diff(t: PairedCounts) -> str:
     return "—" if t.difference is None else f"{100 * t.difference:+.1f}"
+
+
+def _interval(t: PairedCounts) -> str:
+    ci, unpaired = t.difference_interval(), t.unpaired_interval()
+    if ci is None or unpaired is None:
+        return "no pair"
+    lo, hi = ci.interval
+    ulo, uhi = unpaired.interval
+    return (
+        f"{100 * ci.difference:+.1f} pt, 95 % {100 * lo:+.1f} to {100 * hi:+.1f} pt (paired score "
+        f"interval, Newcombe 1998b); as independent reads {100 * ulo:+.1f} to {100 * uhi:+.1f} pt "
+        "(hybrid score, Newcombe 1998)"
+    )
+
+
+def _print_difference(c: Comparison) -> None:
+    """B − A with its interval, and the tasks too small to resolve their own gap."""
+    out = console()
+    out.print(f"[bold]B − A[/] ({escape(c.overall.task)}): {_interval(c.overall)}")
+    weak = [t for t in c.tasks if t.underpowered]
+    if weak and len(c.tasks) > 1:
+        shown = ", ".join(
+            f"{t.task} ({t.pairs} pairs, needs {_n(t.resolve_paired)})" for t in weak[:6]
+        )
+        more = f", … ({len(weak) - 6} more)" if len(weak) > 6 else ""
+        out.print(
+            f"[yellow]underpowered:[/] {len(weak)} of {len(c.tasks)} tasks cannot resolve their "
+            f"observed gap (the interval holds 0 and the gap needs more pairs at "
+            f"{pct(c.power, 0)} power): {escape(shown + more)}"
+        )
+    elif c.overall.underpowered:
+        out.print(
+            f"[yellow]underpowered:[/] {c.overall.pairs} pairs cannot resolve the observed gap; "
+            f"it needs {_n(c.overall.resolve_paired)} pairs at {pct(c.power, 0)} power"
+        )
 
 
 def show(c: Comparison) -> None:
@@ -185,6 +235,7 @@ def show(c: Comparison) -> None:
     out.print(counts)
     out.print(tests)
     out.print(f"[bold]verdict[/] ({escape(c.overall.task)}): {escape(c.overall.verdict.text)}")
+    _print_difference(c)
     if len(c.tasks) > 1:
         for t in c.tasks:
             if t.verdict.code in ("a_better", "b_better"):

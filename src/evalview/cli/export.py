@@ -71,6 +71,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--bootstrap", type=resamples, default=None, metavar="B",
         help="bootstrap resamples for the aggregate interval (default 10000; 0 turns it off)",
     )
+    p.add_argument(
+        "--read", metavar="KEY",
+        help="in a file of several named reads (LeRobot), export the read under KEY",
+    )
 
 
 def show_refusal(exc: Exception, args: argparse.Namespace) -> None:
@@ -103,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
             metrics=tuple(args.metric),
             bootstrap=args.bootstrap,
             redact=args.redact,
+            read=args.read,
         )
     except OSError as exc:
         err.print(

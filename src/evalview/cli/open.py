@@ -78,6 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="two runs: compare reads executed unlike each other (labelled OFF-PROTOCOL), "
         "as evalview compare",
     )
+    parser.add_argument(
+        "--read",
+        metavar="KEY",
+        help="a file of several named reads (LeRobot): open the read under KEY (without it, "
+        "the app asks)",
+    )
     return parser
 
 
@@ -148,5 +154,5 @@ def main(argv: Sequence[str]) -> int:
     from evalview.tui.app import EvalViewApp
 
     files = PsrFiles(args.bare_targets, args.catalog)
-    result = EvalViewApp(path, psr_files=files).run()
+    result = EvalViewApp(path, psr_files=files, read=args.read).run()
     return EXIT_OK if result is None else int(result)

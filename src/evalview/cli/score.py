@@ -7,7 +7,7 @@ terminal app and the export show. Never imports Textual (start-up time, headless
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
@@ -92,12 +92,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="score an off-protocol read (declared off_protocol or deviations), labelled "
         "OFF-PROTOCOL",
     )
+    p.add_argument(
+        "--read",
+        metavar="KEY",
+        help="in a file of several named reads (LeRobot), score only the read under KEY",
+    )
     p.add_argument("--json", action="store_true", help="write one JSON document to stdout")
 
 
 def run(args: argparse.Namespace) -> int:
     from evalview.load import Source
-    from evalview.session import ScoreOptions, open_harness, open_run, score_session
+    from evalview.session import ScoreOptions, open_harness, open_reads, score_session
     from evalview.stats import load_benchmark
 
     source = Source(args.path)  # read once, whichever reader takes it
@@ -107,34 +112,47 @@ def run(args: argparse.Namespace) -> int:
 
         return score_harness_file(harness, args)
     declaration = None if args.benchmark is None else load_benchmark(args.benchmark)
-    session = open_run(source)
-    card = score_session(
-        session,
-        ScoreOptions(
-            bootstrap=args.bootstrap,
-            benchmark=declaration,
-            view=args.view,
-            metric=args.metric,
-            allow_errors=args.allow_errors,
-            allow_off_protocol=args.allow_off_protocol,
-        ),
+    reads = open_reads(source, name=args.read)
+    options = ScoreOptions(
+        bootstrap=args.bootstrap,
+        benchmark=declaration,
+        view=args.view,
+        metric=args.metric,
+        allow_errors=args.allow_errors,
+        allow_off_protocol=args.allow_off_protocol,
     )
+    cards = [score_session(session, options) for _name, session in reads]
+    refused = any(card.refused for card in cards)
+    several = len(cards) > 1
     if args.json:
-        doc = card.to_json()
-        doc["path"] = str(args.path)
+        docs = [_json(card, str(args.path), named=several) for card in cards]
+        # A file of several named reads: {"reads": [SCORE, ...]}, each SCORE's run_id its key.
+        emit_json({"reads": docs} if several else docs[0])
+        return EXIT_REFUSED if refused else EXIT_OK
+    for i, ((name, _loaded), card) in enumerate(zip(reads, cards, strict=True)):
+        where = f"{args.path} [{name}]" if several and name is not None else str(args.path)
+        if several:
+            console().print(("\n" if i else "") + f"[bold reverse] read {escape(str(name))} [/]")
         if card.refused:
-            # A refused read reports no score, but keeps every key of the contract so scripts
-            # can rely on them: the scores are null, the record's counts stay (they are facts).
-            keep = ("path", "refused", "publishable", "refusals", "labels", "errored",
-                    "denominators", "error_categories")
-            doc = {k: doc[k] for k in keep} | {"aggregate": None, "rates": None, "tasks": None}
-        emit_json(doc)
-        return EXIT_REFUSED if card.refused else EXIT_OK
+            _print_refusals(error_console(), card, where)
+        else:
+            _print_card(console(), card, where, per_task=args.per_task)
+    return EXIT_REFUSED if refused else EXIT_OK
+
+
+def _json(card: Scorecard, path: str, *, named: bool) -> dict[str, Any]:
+    """One SCORE document; `named` (one of several reads) keeps run_id even when refused."""
+    doc = card.to_json()
+    doc["path"] = path
     if card.refused:
-        _print_refusals(error_console(), card, str(args.path))
-        return EXIT_REFUSED
-    _print_card(console(), card, str(args.path), per_task=args.per_task)
-    return EXIT_OK
+        # A refused read reports no score, but keeps every key of the contract so scripts
+        # can rely on them: the scores are null, the record's counts stay (they are facts).
+        keep = ("path", "refused", "publishable", "refusals", "labels", "errored",
+                "denominators", "error_categories")
+        doc = ({"run_id": doc["run_id"]} if named else {}) | {k: doc[k] for k in keep} | {
+            "aggregate": None, "rates": None, "tasks": None
+        }
+    return doc
 
 
 def _print_refusals(out: Console, card: Scorecard, path: str) -> None:
@@ -209,6 +227,8 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
             out.print(
                 f"  95 % seed bootstrap (B = {a.resamples:,}, seed 7)  {_iv(a.bootstrap)}"
             )
+    if card.source is not None:
+        _print_source(out, card.source)
     if card.graded is not None:
         g = card.graded
         value = "—" if g.mean is None else f"{g.mean:.4g}"
@@ -247,6 +267,18 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
         else "[bold yellow]not a publishable read[/]"
     )
     out.print(verdict)
+
+
+def _print_source(out: Console, source: dict[str, object]) -> None:
+    """The input format's own pooled headline beside all-T, and why they differ (LeRobot)."""
+    recorded, pooled = source.get("reported_pc_success"), source.get("pooled_rate")
+    if not isinstance(pooled, float):
+        return
+    shown = f"{pct(recorded)} recorded, " if isinstance(recorded, float) else ""
+    out.print(
+        f"  pooled over episodes (LeRobot's pc_success)  {shown}{pct(pooled)} recomputed"
+    )
+    out.print(f"  [dim]{escape(str(source.get('pooled_vs_all_tasks', '')))}[/]")
 
 
 def _iv(iv: tuple[float, float]) -> str:

@@ -17,6 +17,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from evalview.compare.difference import (
+    HYBRID,
+    PAIRED,
+    DifferenceInterval,
+    newcombe_hybrid,
+    newcombe_paired,
+)
 from evalview.compare.hypothesis_tests import mcnemar_exact, pooled_z_test
 from evalview.compare.power import n_per_arm, paired_n
 from evalview.compare.reads import (
@@ -109,6 +116,45 @@ class PairedCounts:
                 "unpaired": self.resolve_unpaired,
             },
             "excluded_pairs": dict(self.excluded),
+            "difference_ci95": self.difference_ci95_json(),
+        }
+
+    def difference_interval(self) -> DifferenceInterval | None:
+        """rate_B − rate_A with Newcombe's paired score interval (the pairs are known here)."""
+        if not self.pairs:
+            return None
+        return newcombe_paired(self.both, self.only_a, self.only_b, self.neither)
+
+    def unpaired_interval(self) -> DifferenceInterval | None:
+        """The same two rates as if the reads were independent: Newcombe's hybrid score."""
+        if not self.pairs:
+            return None
+        n = self.pairs
+        return newcombe_hybrid(self.both + self.only_b, n, self.both + self.only_a, n)
+
+    @property
+    def underpowered(self) -> bool:
+        """The interval holds 0 and fewer pairs than the observed gap needs (80 % power)."""
+        ci = self.difference_interval()
+        return (
+            ci is not None
+            and not ci.excludes_zero
+            and self.resolve_paired is not None
+            and self.pairs < self.resolve_paired
+        )
+
+    def difference_ci95_json(self) -> dict[str, Any]:
+        """`difference_ci95`: the paired interval, the unpaired one beside it, the power note."""
+        ci, unpaired = self.difference_interval(), self.unpaired_interval()
+        return {
+            "method": PAIRED,
+            "interval": None if ci is None else [ci.interval[0], ci.interval[1]],
+            "unpaired": {
+                "method": HYBRID,
+                "interval": None if unpaired is None else list(unpaired.interval),
+            },
+            "underpowered": self.underpowered,
+            "episodes_needed": self.resolve_paired,
         }
 
 
@@ -296,6 +342,7 @@ def compare_runs(
         )
     oa, ob = _outcomes(a), _outcomes(b)
     common = [eid for eid in oa if eid in ob]
+    _refuse_seed_mismatch(a, b, fa.label, fb.label, common)
     if not common:
         raise Refused(
             f"{fa.label} and {fb.label} select no episode id in common "
@@ -350,6 +397,28 @@ def compare_runs(
         labels=labels,
         errored_pairs=errored_pairs,
     )
+
+
+def _seeds(run: Run) -> dict[str, int]:
+    """Episode id → recorded seed, for the selected episodes whose seed is recorded."""
+    table = run.scheduled()
+    return {
+        str(eid): int(seed) for eid, seed in zip(table.ids, table.seed, strict=True) if seed >= 0
+    }
+
+
+def _refuse_seed_mismatch(a: Run, b: Run, la: str, lb: str, common: list[str]) -> None:
+    """Pairs are (task, episode); where both reads record a seed it must be the same start."""
+    sa, sb = _seeds(a), _seeds(b)
+    if not sa or not sb:
+        return
+    for eid in common:
+        if eid in sa and eid in sb and sa[eid] != sb[eid]:
+            raise Refused(
+                f"episode {eid} ran seed {sa[eid]} in {la} but seed {sb[eid]} in {lb} (the first "
+                "mismatch): the reads did not start from the same conditions, so they cannot be "
+                "paired. Re-run one with the other's seeds (lerobot-eval --seed)."
+            )
 
 
 def _refuse_unscorable(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalview.load import checkpoint_inputs, closed_run, harness_result, result_json
+from evalview.load import checkpoint_inputs, closed_run, harness_result, lerobot, result_json
 from evalview.load.errors import InputError
 from evalview.load.reader import OnRead, Reader, Reading, ReadOptions
 from evalview.load.source import Source
@@ -26,6 +26,7 @@ READERS: tuple[Reader, ...] = (
     result_json.READER,
     checkpoint_inputs.READER,
     harness_result.READER,
+    lerobot.READER,
 )
 
 _WHAT_TO_PASS = (

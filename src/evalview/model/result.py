@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 #: Our own schema identifier; bump the suffix when a field changes meaning or disappears.
 SCHEMA_VERSION: Final = "evalview.result/v1"
 SOURCE_FORMAT: Final = "starvla-rsi.eval/v1"
+#: `source_format` of a result exported from a LeRobot lerobot-eval eval_info.json.
+LEROBOT_SOURCE_FORMAT: Final = "lerobot-eval/eval_info.json"
 
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
 Count = Annotated[int, Field(ge=0)]
@@ -169,7 +171,7 @@ class Result(_Strict):
 
     schema_version: Literal["evalview.result/v1"]
     generator: Generator
-    source_format: Literal["starvla-rsi.eval/v1"]
+    source_format: Literal["starvla-rsi.eval/v1", "lerobot-eval/eval_info.json"]
     run_id: str | None
     benchmark: Benchmark
     policy: Policy

@@ -47,7 +47,7 @@ USAGE_FIELDS = (
 #: Where a closed run's verifier message lives by default (`metrics.message`).
 DEFAULT_MESSAGE_KEY = "message"
 
-RunKind = Literal["closed-run", "result-json"]
+RunKind = Literal["closed-run", "result-json", "lerobot"]
 
 _SEED_RE = re.compile(r"(-?\d+)$")
 
@@ -181,6 +181,17 @@ class Run:
     bytes_read: int = 0
     #: The metrics key holding the verifier message.
     message_key: str = DEFAULT_MESSAGE_KEY
+    #: What the input was, for people ("lerobot-eval eval_info.json, multi-task"); None: closed run.
+    source_format: str | None = None
+    #: False when the format cannot record errored or unattempted episodes (LeRobot): then every
+    #: denominator is the episodes recorded, and the views say so.
+    records_errors: bool = True
+    #: Named task subsets the input itself declares (LeRobot task groups), in file order.
+    views: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Extra per-row columns aligned with `episodes` (LeRobot: sum_reward, max_reward).
+    columns: dict[str, Any] = field(default_factory=dict)
+    #: The input's own headline numbers, as recorded (LeRobot: the pooled pc_success, percent).
+    reported: dict[str, float] = field(default_factory=dict)
     #: A reopened result.json: the document as published, whose recorded numbers the session
     #: recomputes from the episodes (stats/reaudit.py). None for every other input.
     published: Result | None = None

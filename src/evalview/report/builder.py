@@ -22,7 +22,7 @@ import orjson
 
 from evalview import __version__
 from evalview.findings import Finding, Severity
-from evalview.model.result import SCHEMA_VERSION, SOURCE_FORMAT, Result
+from evalview.model.result import LEROBOT_SOURCE_FORMAT, SCHEMA_VERSION, SOURCE_FORMAT, Result
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
 from evalview.report.destination import AuditRefused, ExportRefused
 from evalview.report.leaks import Leak, find_leaks, redact_leaks
@@ -211,6 +211,8 @@ def build_result(
         clean, leaks = redact_leaks(clean)
         clean["redacted"] = [leak.to_json() for leak in leaks]
     clean["redactions"] = dropped + scrubber.redactions + len(leaks)
+    if run.kind == "lerobot":  # what was exported, said as the format (closed runs: the default)
+        clean["source_format"] = LEROBOT_SOURCE_FORMAT
     # Validated from its JSON text, as a reader validates the file (strict types).
     return Result.from_json(orjson.dumps(clean, option=orjson.OPT_SERIALIZE_NUMPY))
 

@@ -65,6 +65,7 @@ def export_run(
     scrubber: Scrubber | None = None,
     before_commit: Callable[[], None] | None = None,
     redact: bool = False,
+    read: str | None = None,
 ) -> Exported:
     """Export the run at `source` into the new directory `output_dir`.
 
@@ -73,7 +74,8 @@ def export_run(
     A credential-shaped value in a published field refuses the export (EV606) unless `redact`,
     which replaces it and lists it in result.json and on the page.
     `before_commit` runs after the files are written and before the inputs are re-checked: a
-    seam for tests that change an input mid-export.
+    seam for tests that change an input mid-export. `read`: the named read of a file of several
+    (LeRobot), required there.
 
     The cyclic garbage collector is paused meanwhile (as the loader does while it reads): with
     a parsed 10,000-episode run alive, its collections re-traversed every record again and
@@ -90,6 +92,7 @@ def export_run(
             scrubber=scrubber,
             before_commit=before_commit,
             redact=redact,
+            read=read,
         )
     finally:
         if paused:
@@ -105,6 +108,7 @@ def _export_run(
     scrubber: Scrubber | None,
     before_commit: Callable[[], None] | None,
     redact: bool,
+    read: str | None,
 ) -> Exported:
     from dataclasses import replace
 
@@ -120,7 +124,7 @@ def _export_run(
     # recorded before it is read, as it is not read through the closed-run reader.
     recorder = snapshot.Recorder()
     early = None if os.path.isdir(src) else snapshot.take(src)
-    session = open_run(src, read=ReadOptions(on_read=recorder))
+    session = open_run(src, read=ReadOptions(on_read=recorder), name=read)
     before = early if early is not None else recorder.snapshot(src)
     run, findings = session.run, session.findings
     errors = [f for f in findings if f.severity is Severity.ERROR]

@@ -10,6 +10,11 @@ from pathlib import Path
 from evalview.samples.closed_run import ClosedRun, build_closed_run, write_closed_run
 from evalview.samples.faults import FAULTS, build_faulty_run
 from evalview.samples.harness import readme_section, write_harness_samples
+from evalview.samples.lerobot import FILES as LEROBOT_FILES
+from evalview.samples.lerobot import write_lerobot_samples
+
+#: The directory (under sample_runs/) of the LeRobot eval_info.json samples.
+LEROBOT_DIR = "lerobot"
 
 #: The run `evalview` opens when given no path.
 BUNDLED = "robobench-24x50"
@@ -89,6 +94,27 @@ def readme() -> str:
     ]
     for sample in SAMPLES:
         lines += [f"## `{sample.name}/`", "", sample.description, ""]
+    lines += [
+        f"## `{LEROBOT_DIR}/`",
+        "",
+        "LeRobot `lerobot-eval` results (`eval_info.json`), LIBERO-style, written the way",
+        "lerobot-eval writes them (its arithmetic, its float noise, json.dump with indent=2):",
+        "",
+    ]
+    lines += [f"- `{name}`: {what}" for name, what in LEROBOT_FILES.items()]
+    lines += [
+        "",
+        "Open, score and compare them (pairs are (task, episode index)):",
+        "",
+        "```sh",
+        "evalview sample_runs/lerobot/smolvla-libero-40k.json",
+        "evalview score sample_runs/lerobot/smolvla-libero-40k.json --per-task",
+        "evalview compare sample_runs/lerobot/smolvla-libero-20k.json "
+        "sample_runs/lerobot/smolvla-libero-40k.json",
+        "evalview score sample_runs/lerobot/libero10-two-reads.json --json   # {\"reads\": [...]}",
+        "```",
+        "",
+    ]
     lines += ["### Faults in `faulty/`", "", "| fault | part | what is wrong |"]
     lines.append("| --- | --- | --- |")
     for fault in FAULTS:
@@ -119,6 +145,8 @@ def write_sample_runs(out_dir: str | Path, names: tuple[str, ...] | None = None)
                 )
             shutil.rmtree(target)
         written.append(write_closed_run(sample.build(), target))
+    if names is None or LEROBOT_DIR in names:
+        written.extend(write_lerobot_samples(root / LEROBOT_DIR))
     if names is None:
         written.extend(write_harness_samples(root))
         (root / "README.md").write_text(readme(), encoding="utf-8")

@@ -19,6 +19,13 @@ APPENDIX_VIEW = "(appendix view)"
 DEVELOPMENT = "[development seeds]"
 NOT_PUBLISHABLE = "not a publishable read"
 OFF_PROTOCOL = "OFF-PROTOCOL"
+#: The label of a read whose format cannot record errored or unattempted episodes (LeRobot).
+NO_ERROR_RECORD = (
+    "no error record: the format records no errored or unattempted episode, so every "
+    "denominator is the episodes recorded"
+)
+#: The label of a view over one of the read's own task groups (a LeRobot suite).
+GROUP_VIEW = "(group view)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,19 +64,31 @@ class ReadState:
     view_size_warning: str | None = None
     #: the run records no benchmark.version_sha256 while the declaration identifies its release
     version_unverified: str | None = None
+    #: `view` is one of the read's own task groups (a LeRobot suite), not a benchmark subset
+    group_view: bool = False
+    #: False when the format cannot record errored or unattempted episodes (LeRobot)
+    records_errors: bool = True
 
     @property
     def view_applied(self) -> bool:
-        """The read is scored on a declared subset (an appendix view)."""
+        """The read is scored on a declared subset (an appendix view) or one of its groups."""
         return self.view is not None and self.view_problem is None
 
 
-def view_problem(view: str | None, benchmark: BenchmarkDeclaration | None) -> str | None:
-    """Why `--view VIEW` cannot be shown: subsets are declared by the benchmark, by name."""
+def view_problem(
+    view: str | None, benchmark: BenchmarkDeclaration | None, groups: tuple[str, ...] = ()
+) -> str | None:
+    """Why `--view VIEW` cannot be shown: subsets are declared by the benchmark, by name; a
+    read's own task groups (`groups`, LeRobot suites) are views without a declaration."""
     if view is None:
         return None
     if benchmark is None:
-        return f"--view {view} needs --benchmark FILE: subsets are declared by the benchmark."
+        if view in groups:
+            return None
+        own = f" (this read's own groups: {', '.join(groups)})" if groups else ""
+        return (
+            f"--view {view} needs --benchmark FILE: subsets are declared by the benchmark{own}."
+        )
     if view not in benchmark.subsets:
         known = ", ".join(sorted(benchmark.subsets)) or "none"
         return f"{benchmark.source} declares no subset {view!r} (declared: {known})."
@@ -142,7 +161,7 @@ def labels(s: ReadState) -> tuple[str, ...]:
     """What a reader must see beside the numbers, the appendix-view label first."""
     out: list[str] = []
     if s.view_applied:
-        out.append(APPENDIX_VIEW)
+        out.append(f"{GROUP_VIEW} {s.view}" if s.group_view else APPENDIX_VIEW)
     if s.seed_set == "development":
         out.append(DEVELOPMENT)
     if s.off_protocol and s.allow_off_protocol:
@@ -154,6 +173,8 @@ def labels(s: ReadState) -> tuple[str, ...]:
         if s.audit_errors:
             parts.append(f"{len(s.audit_errors)} audit error(s)")
         out.append(f"{NOT_PUBLISHABLE}: {', '.join(parts)} (--allow-errors)")
+    if not s.records_errors:
+        out.append(NO_ERROR_RECORD)
     if s.missing:
         out.append(
             f"{len(s.missing)} declared case(s) missing from the run, counted as failures"

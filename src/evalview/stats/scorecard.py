@@ -172,6 +172,8 @@ class Scorecard:
     #: each task's case outcomes (the bootstrap's input), kept so `with_bootstrap` can add the
     #: interval later without scoring again; empty when the aggregate has no mean. Not output.
     task_outcomes: tuple[npt.NDArray[np.int8], ...] = field(default=(), repr=False, compare=False)
+    #: what the input format can and cannot say, and its own headline (LeRobot); None: closed run
+    source: dict[str, Any] | None = None
 
     @property
     def coverage(self) -> dict[str, str]:
@@ -226,7 +228,7 @@ class Scorecard:
             "audit_errors": [f.to_json() for f in self.audit_errors],
             "off_protocol": list(self.off_protocol),
             "coverage": self.coverage,
-        }
+        } | ({} if self.source is None else {"source": self.source})
 
 
 def score_run(
@@ -267,9 +269,11 @@ def score_run(
         cases, tasks = run.scheduled(), run.tasks
         seed_set = _declared_seed_set(facts)
 
-    unknown_view = policy.view_problem(view, benchmark)
-    if view is not None and benchmark is not None and unknown_view is None:
-        tasks = benchmark.subsets[view]
+    unknown_view = policy.view_problem(view, benchmark, tuple(run.views))
+    group_view = view is not None and benchmark is None and unknown_view is None
+    if view is not None and unknown_view is None:
+        # a subset the benchmark declares, or one of the read's own task groups (LeRobot)
+        tasks = benchmark.subsets[view] if benchmark is not None else run.views[view]
         keep = np.isin(cases.task, np.asarray(tasks, dtype=object))
         cases = _take(cases, keep)
         chosen = set(tasks)
@@ -302,6 +306,8 @@ def score_run(
         has_tasks=bool(tasks),
         allow_errors=allow_errors,
         allow_off_protocol=allow_off_protocol,
+        group_view=group_view,
+        records_errors=run.records_errors,
     )
 
     task_rows = _task_scores(cases, tasks, missing)
@@ -345,6 +351,7 @@ def score_run(
         off_protocol=facts.off_protocol,
         declared=benchmark is not None,
         task_outcomes=per_task,
+        source=_source(run, denominators, task_rows) if run.source_format else None,
     )
 
 
@@ -363,6 +370,32 @@ def with_bootstrap(card: Scorecard, resamples: int = DEFAULT_RESAMPLES) -> Score
         else None
     )
     return replace(card, aggregate=replace(a, bootstrap=boot, resamples=resamples))
+
+
+def _source(run: Run, d: Any, task_rows: list[TaskScore]) -> dict[str, Any]:
+    """What the input format can honestly say, and its own pooled headline next to all-T."""
+    sizes = sorted({t.selected for t in task_rows})
+    recorded = run.reported.get("pc_success")
+    if len(sizes) <= 1:
+        why = (
+            "every task has the same number of episodes, so the pooled rate and the all-T "
+            "mean are the same number"
+        )
+    else:
+        why = (
+            f"tasks have {sizes[0]} to {sizes[-1]} episodes: the pooled rate weighs each "
+            "episode the same (large tasks count more), the all-T mean weighs each task the same"
+        )
+    return {
+        "format": run.source_format,
+        "records_errors": run.records_errors,
+        "note": "the format records no errored or unattempted episode: every denominator is "
+        "the episodes recorded" if not run.records_errors else None,
+        "reported_pc_success": None if recorded is None else recorded / 100,
+        "pooled_rate": d.successes / d.selected if d.selected else None,
+        "pooled_vs_all_tasks": why,
+        "groups": {g: list(t) for g, t in run.views.items()},
+    }
 
 
 def _declared_seed_set(facts: ReadFacts) -> SeedSet | None:

@@ -91,14 +91,29 @@ class EvalViewApp(App[int]):
             self.exit_code = exit_code
             self.refused = refused
 
+    class ChooseRead(Message):
+        """The file holds several named reads and none was chosen (`--read KEY`)."""
+
+        def __init__(self, names: list[str], summaries: dict[str, str]) -> None:
+            super().__init__()
+            self.names = names
+            self.summaries = summaries
+
     def __init__(
-        self, path: Path, *, session: Session | None = None, psr_files: PsrFiles | None = None
+        self,
+        path: Path,
+        *,
+        session: Session | None = None,
+        psr_files: PsrFiles | None = None,
+        read: str | None = None,
     ) -> None:
         super().__init__()
         self.path = path
         self.session: Session | None = session
         self.psr_files = psr_files
         self.inputs: CheckpointReport | None = None
+        #: The named read to open in a file of several (LeRobot); None: ask when there are several.
+        self.read = read
         #: Keys typed while a screen gets ready wait here (tui/keygate.py).
         self.key_gate = KeyGate()
         #: Whether the loaded run was moved to the collector's permanent generation.
@@ -153,7 +168,7 @@ class EvalViewApp(App[int]):
             self.post_message(self.Progress(index, stage, done))
 
         from evalview.errors import InputError, Refused
-        from evalview.session import Session, open_input
+        from evalview.session import Session, named_reads, open_input
 
         # The collector paused while the run is read, audited and scored, then the run moved
         # to its permanent generation (it lives as long as the app; `on_unmount` undoes it):
@@ -162,8 +177,14 @@ class EvalViewApp(App[int]):
         paused = gc.isenabled()
         gc.disable()
         try:
+            if self.read is None:
+                reads = named_reads(self.path)
+                if len(reads) > 1:
+                    self.post_message(self.ChooseRead(list(reads), reads))
+                    return
             opened = open_input(
-                self.path, progress, defer_bootstrap=True, psr_files=self.psr_files
+                self.path, progress, defer_bootstrap=True, psr_files=self.psr_files,
+                read=self.read,
             )
             if isinstance(opened, Session) and not worker.is_cancelled:
                 # The run screen's modules (numpy, the panes), here rather than on the UI thread.
@@ -208,6 +229,19 @@ class EvalViewApp(App[int]):
         card, refusal = finish_bootstrap(session)
         if not get_current_worker().is_cancelled:
             self.post_message(self.Scored(card, refusal))
+
+    def on_eval_view_app_choose_read(self, message: ChooseRead) -> None:
+        """Ask which read to open, over the loading screen; then load that one."""
+        from evalview.tui.read_picker import ReadPickerScreen
+
+        def chosen(name: str | None) -> None:
+            if name is None:
+                return
+            self.read = name
+            self.sub_title = f"{self.path} [{name}]"
+            self._load()
+
+        self.push_screen(ReadPickerScreen(self.path, message.names, message.summaries), chosen)
 
     def on_eval_view_app_progress(self, message: Progress) -> None:
         if isinstance(self.screen, LoadingScreen):

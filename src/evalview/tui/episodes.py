@@ -40,12 +40,27 @@ def columns(session: Session) -> tuple[Column, ...]:
     def widest(values: Any, least: int, most: int) -> int:
         return min(max([least, *(len(str(v)) for v in values)]), most)
 
+    rewards = tuple(Column(name.replace("_", " "), 10, "right") for name in _rewards(session))
     return (
         Column("#", 6, "right"),
         Column("episode", widest(ep.ids, 8, 40)),
         Column("task", widest(session.run.tasks, 6, 28)),
-        *COLUMNS[3:],
+        *COLUMNS[3:6],
+        *rewards,
+        *COLUMNS[6:],
     )
+
+
+#: Per-episode reward columns a format records (LeRobot's sum_reward and max_reward), in order.
+REWARD_COLUMNS = ("sum_reward", "max_reward")
+
+
+def _rewards(session: Session) -> tuple[str, ...]:
+    return tuple(name for name in REWARD_COLUMNS if name in session.run.columns)
+
+
+def _reward(value: float) -> Text:
+    return Text("—", style="dim") if value != value else Text(f"{value:.4g}")
 
 
 COLUMNS = (
@@ -161,6 +176,7 @@ class EpisodesPane(Vertical):
         self._haystack = _haystack(session)
         self._index: npt.NDArray[np.intp] = np.arange(len(session.run.episodes), dtype=np.intp)
         self._syncing = False
+        self._rewards = _rewards(session)
 
     def compose(self) -> ComposeResult:
         ep = self.session.run.episodes
@@ -292,6 +308,7 @@ class EpisodesPane(Vertical):
         number = Text(str(r + 1)) if in_schedule else Text("stray", style="bold magenta")
         seed = int(ep.seed[r])
         line = int(ep.line[r])
+        rewards = [_reward(float(self.session.run.columns[c][r])) for c in self._rewards]
         return [
             number,
             str(ep.ids[r]),
@@ -299,6 +316,7 @@ class EpisodesPane(Vertical):
             "" if seed < 0 else str(seed),
             Text(status, style=_STATUS_STYLE.get(status, "")),
             outcome,
+            *rewards,
             Text(str(ep.error_category[r] or ""), style="red"),
             str(ep.termination_reason[r] or ""),
             str(line) if line else "",

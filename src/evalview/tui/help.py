@@ -39,6 +39,7 @@ HELP = """\
 | --- | --- |
 | `s` | sort by the next column (or click a header) |
 | `r` | reverse the sort |
+| `g` | next task group, for a read that declares groups (LeRobot suites), then all tasks |
 
 ## Episodes tab
 

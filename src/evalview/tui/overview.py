@@ -98,6 +98,8 @@ def protocol_card(session: Session) -> RenderableType:
     grid.add_row("episodes selected", f"{len(run.schedule):,}")
     if run.kind == "closed-run":
         grid.add_row("records in episodes.jsonl", f"{len(run.records):,}")
+    elif run.source_format is not None:  # another tool's results file (LeRobot eval_info.json)
+        grid.add_row("read from", plain(f"{run.path.name}: {run.source_format}"))
     else:  # an exported result.json carries outcomes, not the records
         grid.add_row("read from", plain(f"exported {run.path.name} (outcomes only, no records)"))
     grid.add_row("max steps", show(p.max_steps))
@@ -150,10 +152,13 @@ class OverviewPane(VerticalScroll):
 
     def scores_updated(self) -> None:
         card = self.session.scorecard
-        if card is not None:
-            self.query_one("#card-aggregate", Static).update(
-                aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending)
-            )
+        # Not composed yet (the bootstrap can finish first on a busy machine): compose reads the
+        # session's card, which is already the full one, so there is nothing to update.
+        for static in self.query("#card-aggregate").results(Static):
+            if card is not None:
+                static.update(
+                    aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending)
+                )
 
 
 def _card(title: str, body: RenderableType, *, id: str | None = None) -> Static:

@@ -44,6 +44,7 @@ class TasksPane(Vertical):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "sort_next", "Sort", id="tasks.sort"),
         Binding("r", "reverse", "Reverse", id="tasks.reverse"),
+        Binding("g", "next_group", "Group", id="tasks.group"),
     ]
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
@@ -51,6 +52,8 @@ class TasksPane(Vertical):
         self.session = session
         self.sort_key = "task"
         self.reverse = False
+        #: The task group shown (a view the read declares, LeRobot's task_group); None: all.
+        self.group: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="tasks-title", classes="pane-title")
@@ -77,13 +80,25 @@ class TasksPane(Vertical):
             return
         arrow = "▼" if self.reverse else "▲"
         label = dict((k, lbl) for k, lbl, _ in COLUMNS)[self.sort_key].strip()
+        tasks = card.tasks
+        head = f"{len(card.tasks)} tasks"
+        views = self.session.run.views
+        if self.group is not None:
+            chosen = set(views[self.group])
+            tasks = tuple(t for t in card.tasks if t.task in chosen)
+            mean = sum(t.rate for t in tasks) / len(tasks) if tasks else None
+            head = (
+                f"[bold]group {escape(self.group)}[/]: {len(tasks)} of {len(card.tasks)} tasks, "
+                f"mean of their rates {pct(mean) if mean is not None else '—'}"
+            )
+        hint = "s next column, r reverse, " + ("g next group, " if views else "")
         title.update(
-            f"{len(card.tasks)} tasks · rate = successes / selected, Wilson 95 % drawn on one "
-            f"0–100 % scale · sorted by {label} {arrow}  [dim](s next column, r reverse, "
+            f"{head} · rate = successes / selected, Wilson 95 % drawn on one "
+            f"0–100 % scale · sorted by {label} {arrow}  [dim]({hint}"
             "Enter lists episodes)[/]"
         )
         sort = dict((k, fn) for k, _, fn in COLUMNS)[self.sort_key]
-        rows = sorted(card.tasks, key=sort, reverse=self.reverse)
+        rows = sorted(tasks, key=sort, reverse=self.reverse)
         cursor = table.cursor_row
         table.clear()
         for t in rows:
@@ -113,6 +128,18 @@ class TasksPane(Vertical):
 
     def action_reverse(self) -> None:
         self.sort_by(self.sort_key, reverse=not self.reverse)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The group key exists only for a read that declares groups (a LeRobot file)."""
+        if action == "next_group":
+            return bool(self.session.run.views)
+        return True
+
+    def action_next_group(self) -> None:
+        """All tasks → each group in file order → all tasks."""
+        names = [None, *self.session.run.views]
+        self.group = names[(names.index(self.group) + 1) % len(names)]
+        self._fill()
 
     @on(DataTable.HeaderSelected, "#tasks-table")
     def _header(self, event: DataTable.HeaderSelected) -> None:

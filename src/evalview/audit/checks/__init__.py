@@ -1,5 +1,7 @@
-"""Importing this package registers every check, family by family."""
+"""Importing this package registers every check, family by family (and every rule: the EV7xx
+LeRobot rules are made by the reader, `evalview.load.lerobot`)."""
 
+import evalview.load.lerobot.rules  # noqa: F401  (registers EV7xx)
 from evalview.audit.checks import (  # noqa: F401
     closure,
     episodes,

@@ -1,0 +1,64 @@
+"""Which read to open, when a file holds several named reads (a LeRobot `eval_info.json` kept as
+`{"eval_results_400": {...}, "eval_results_800": {...}}`). Keyboard first: arrows and Enter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Middle, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from evalview.tui.safe import esc as escape
+from evalview.tui.safe import plain
+
+
+class ReadPickerScreen(Screen[str]):
+    """Lists the reads of one file; dismisses with the chosen read's key."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q,escape", "leave", "Quit", id="reads.quit"),
+    ]
+
+    def __init__(self, path: Path, names: list[str], summaries: dict[str, str]) -> None:
+        super().__init__(id="read-picker")
+        self.path = path
+        self.names = names
+        self.summaries = summaries
+
+    def compose(self) -> ComposeResult:
+        with Middle(), Center(), Vertical(id="read-picker-box"):
+            yield Static(
+                f"[bold]{escape(self.path.name)}[/] holds {len(self.names)} named reads: "
+                "choose one to open (↑ ↓, Enter).",
+                id="read-picker-title",
+            )
+            yield OptionList(
+                *(
+                    Option(plain(f"{name}  ·  {self.summaries.get(name, '')}"), id=name)
+                    for name in self.names
+                ),
+                id="read-picker-list",
+            )
+            yield Static(
+                "[dim]To compare two of them: evalview compare FILE FILE --read-a KEY "
+                "--read-b KEY[/]"
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#read-picker-list")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.dismiss(event.option.id)
+
+    def action_leave(self) -> None:
+        self.app.exit(0)
