@@ -77,44 +77,86 @@ def kinds_in(text: str) -> list[str]:
     return [kind for kind, pattern in PATTERNS if pattern.search(text)]
 
 
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class _Walker:
+    """One pass over a document. The same strings recur thousands of times (every episode's
+    keys, outcomes, task names), so each distinct string is matched once and its kinds kept;
+    paths are built only for a value that matches."""
+
+    def __init__(self, redact: bool) -> None:
+        self.redact = redact
+        self.found: list[Leak] = []
+        self._kinds: dict[str, list[str]] = {}
+
+    def kinds(self, text: str) -> list[str]:
+        kinds = self._kinds.get(text)
+        if kinds is None:
+            kinds = self._kinds[text] = kinds_in(text)
+        return kinds
+
+    def walk(self, value: Any, where: _Where, field: str) -> Any:
+        if isinstance(value, str):
+            kinds = self.kinds(value)
+            if not kinds:
+                return value
+            path = _path(where)
+            self.found.extend(Leak(path, field, k) for k in kinds)
+            return _redact_text(value) if self.redact else value
+        if isinstance(value, dict):
+            out: dict[str, Any] = {}
+            for k, v in value.items():
+                key = str(k)
+                kinds = self.kinds(key)
+                if kinds:
+                    at = f"{_path(where)} (a key)"
+                    self.found.extend(Leak(at, "key", k2) for k2 in kinds)
+                    out[_redact_text(key) if self.redact else key] = self.walk(
+                        v, (where, key), key
+                    )
+                else:
+                    out[key] = self.walk(v, (where, key), key)
+            return out
+        if isinstance(value, list):
+            return [self.walk(v, (where, i), field) for i, v in enumerate(value)]
+        return value
+
+
+#: Where a value sits, as (parent, key or index) links from the root (None): the JSON path
+#: string is built only for a value that matches.
+_Where = tuple[Any, str | int] | None
+
+
 def _redact_text(text: str) -> str:
     for kind, pattern in PATTERNS:
         text = pattern.sub(REDACTED.format(kind=kind), text)
     return text
 
 
-def _walk(value: Any, path: str, field: str, found: list[Leak], redact: bool) -> Any:
-    if isinstance(value, str):
-        kinds = kinds_in(value)
-        found.extend(Leak(path, field, k) for k in kinds)
-        return _redact_text(value) if kinds and redact else value
-    if isinstance(value, dict):
-        out: dict[str, Any] = {}
-        for k, v in value.items():
-            key = str(k)
-            sub = f"{path}.{key}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else (
-                f"{path}[{key!r}]"
-            )
-            kinds = kinds_in(key)
-            found.extend(Leak(f"{path} (a key)", "key", k2) for k2 in kinds)
-            new_key = _redact_text(key) if kinds and redact else key
-            out[new_key] = _walk(v, sub, key, found, redact)
-        return out
-    if isinstance(value, list):
-        return [_walk(v, f"{path}[{i}]", field, found, redact) for i, v in enumerate(value)]
-    return value
+def _path(where: _Where) -> str:
+    parts: list[str] = []
+    while where is not None:
+        where, step = where
+        if isinstance(step, int):
+            parts.append(f"[{step}]")
+        elif _NAME_RE.fullmatch(step):
+            parts.append(f".{step}")
+        else:
+            parts.append(f"[{step!r}]")
+    return "$" + "".join(reversed(parts))
 
 
 def find_leaks(document: dict[str, Any]) -> list[Leak]:
     """Every credential-shaped value of the document (its JSON path, field and kind)."""
-    found: list[Leak] = []
-    _walk(document, "$", "$", found, redact=False)
-    return found
+    walker = _Walker(redact=False)
+    walker.walk(document, None, "$")
+    return walker.found
 
 
 def redact_leaks(document: dict[str, Any]) -> tuple[dict[str, Any], list[Leak]]:
     """The document with every credential-shaped text replaced by `[redacted KIND]`, and what
     was replaced."""
-    found: list[Leak] = []
-    clean = _walk(document, "$", "$", found, redact=True)
-    return clean, found
+    walker = _Walker(redact=True)
+    clean = walker.walk(document, None, "$")
+    return clean, walker.found

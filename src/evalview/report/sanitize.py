@@ -70,6 +70,7 @@ class Scrubber:
     redactions: int = 0
 
     def __post_init__(self) -> None:
+        self._memo: dict[str, tuple[str, bool]] = {}
         self._user_re = (
             re.compile(
                 r"(?<![A-Za-z0-9])(?:" + "|".join(re.escape(n) for n in self.user_names)
@@ -81,13 +82,18 @@ class Scrubber:
         )
 
     def scrub(self, text: str) -> str:
-        text = strip_controls(text)  # not a redaction: never publishable, never counted
-        out = _PATH_RE.sub(REDACTED_PATH, text)
-        if self._user_re is not None:
-            out = self._user_re.sub(REDACTED_USER, out)
-        if out != text:
+        # A document repeats the same strings thousands of times (keys, outcomes, task names):
+        # each distinct one is scrubbed once, and every occurrence still counts.
+        memo = self._memo.get(text)
+        if memo is None:
+            stripped = strip_controls(text)  # not a redaction: never publishable, never counted
+            out = _PATH_RE.sub(REDACTED_PATH, stripped)
+            if self._user_re is not None:
+                out = self._user_re.sub(REDACTED_USER, out)
+            memo = self._memo[text] = (out, out != stripped)
+        if memo[1]:
             self.redactions += 1
-        return out
+        return memo[0]
 
     def scrub_tree(self, value: Any) -> Any:
         """Every string in a JSON-like tree, keys included."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -163,6 +164,8 @@ class EvalViewApp(App[int]):
         self.watching = watch
         #: Keys typed while a screen gets ready wait here (tui/keygate.py).
         self.key_gate = KeyGate()
+        #: Whether the loaded run was moved to the collector's permanent generation.
+        self._frozen = False
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded and self.key_gate.take(event):
@@ -181,6 +184,11 @@ class EvalViewApp(App[int]):
         # Stops early if a replayed key holds the gate again; the rest wait for that release.
         while (key := self.key_gate.next_key()) is not None:
             await super().on_event(key)
+
+    def on_unmount(self) -> None:
+        if self._frozen:  # the run may be freed now (pilot tests run many apps in one process)
+            gc.unfreeze()
+            self._frozen = False
 
     def on_mount(self) -> None:
         self.register_theme(EVALVIEW_THEME)
@@ -266,6 +274,12 @@ class EvalViewApp(App[int]):
         from evalview.errors import InputError, Refused
         from evalview.session import Session, named_reads, open_input
 
+        # The collector paused while the run is read, audited and scored, then the run moved
+        # to its permanent generation (it lives as long as the app; `on_unmount` undoes it):
+        # with it alive, every full collection re-traversed its records, about 0.7 CPU-s of
+        # the 10,000-episode run's path to the run screen (docs/performance.md).
+        paused = gc.isenabled()
+        gc.disable()
         try:
             if self.read is None:
                 reads = named_reads(self.path)
@@ -276,6 +290,12 @@ class EvalViewApp(App[int]):
                 self.path, progress, defer_bootstrap=True, psr_files=self.psr_files,
                 read=self.read,
             )
+            if isinstance(opened, Session) and not worker.is_cancelled:
+                # The run screen's modules (numpy, the panes), here rather than on the UI thread.
+                import evalview.tui.run_screen  # noqa: F401
+
+                gc.freeze()
+                self._frozen = True
         except InputError as exc:
             self.post_message(self.Failed(str(exc)))
             return
@@ -287,12 +307,12 @@ class EvalViewApp(App[int]):
                 self.Failed(f"evalview failed while opening the run ({type(exc).__name__}: {exc}).")
             )
             return
+        finally:
+            if paused:
+                gc.enable()
         if worker.is_cancelled:
             return
         if isinstance(opened, Session):
-            # The run screen's modules (numpy, the panes), here rather than on the UI thread.
-            import evalview.tui.run_screen  # noqa: F401
-
             self.post_message(self.Loaded(opened))
         else:
             self.post_message(self.InputsLoaded(opened))
