@@ -127,6 +127,29 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
                 return
             await pilot.pause(0.05)
 
+    async def contrasted(pilot: Pilot[Any]) -> None:
+        """planner-a's three replicates marked A, planner-b's B, then `x` and its result."""
+        from evalview.tui.runs_contrast import ContrastScreen
+        from evalview.tui.vtable import VirtualTable
+
+        screen = pilot.app.screen
+        assert isinstance(screen, RunsScreen)
+        rels = [screen.entries[i].candidate.rel for i in screen.view]
+        for method in "ab":
+            for seed in (1, 2, 3):
+                rel = f"planner-{method}/ft-seed-{seed}"
+                screen.query_one(VirtualTable).move_to(rels.index(rel))
+                await pilot.pause()
+                await pilot.press(method.upper())
+        await pilot.press("x")
+        for _ in range(600):
+            shown = pilot.app.screen
+            if isinstance(shown, ContrastScreen) and "…" not in str(
+                shown.query_one("#contrast-body").render()
+            ):
+                return
+            await pilot.pause(0.05)
+
     psr = Path("sample_runs/psr")
     lerobot = Path("sample_runs/lerobot")
     return {
@@ -161,6 +184,12 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
             lambda: EvalViewApp(Path("sample_runs"), jobs=1),
             RunsScreen,
             [all_read, keys("down", "down", "down")],
+        ),
+        # `evalview sample_runs/replicates`: the two methods' replicates marked A and B, then `x`.
+        "23-runs-contrast": (
+            lambda: EvalViewApp(Path("sample_runs/replicates"), jobs=1),
+            RunsScreen,
+            [all_read, contrasted],
         ),
     }
 

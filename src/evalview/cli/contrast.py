@@ -111,32 +111,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def show(c: Contrast) -> None:
+    from evalview.compare.contrast_text import contrast_lines
+
     out = console()
-    for rep in c.replicates:
-        flags = " [bold red]OFF-PROTOCOL[/]" if rep.a.off_protocol or rep.b.off_protocol else ""
-        line = (
-            f"replicate {escape(rep.key)}: {rep.difference_points:+.2f} pt "
-            f"(eval SE of this pair {rep.eval_se_points:.2f})"
-        )
-        if rep.relative is not None and rep.relative_se is not None:
-            line += f"; R = {rep.relative:+.2f} % of BC (delta-method SE {rep.relative_se:.2f})"
-        out.print(line + flags)
-        for note in rep.notes:
-            out.print(f"  [yellow]{escape(note)}[/]")
-    sd = "—" if c.sd_points is None else f"{c.sd_points:.2f}"
-    out.print(
-        f"[bold]{escape(c.title)}[/]: mean {c.mean_points:+.2f} pt, sample SD {sd}, "
-        f"pairs {c.pairs} \\[{c.label}]"
-    )
-    if c.relative and c.relative_mean is not None:
-        rsd = "—" if c.relative_sd is None else f"{c.relative_sd:.2f}"
-        out.print(f"relative: mean R {c.relative_mean:+.2f} %, sample SD {rsd}")
-    style = "bold" if c.claim else "bold yellow"
-    out.print(f"[{style}]{escape(c.statement())}[/]")
-    for label in c.labels:
-        out.print(f"[bold red]{escape(label)}[/]" if label == "OFF-PROTOCOL"
-                  else f"[yellow]{escape(label)}[/]")
-    for rep in c.replicates:
-        for sr in (rep.a, rep.b):
-            for reason in sr.off_protocol:
-                out.print(f"[red]OFF-PROTOCOL {escape(sr.facts.label)}:[/] {escape(reason)}")
+    for line in contrast_lines(c):
+        out.print("".join(f"[{style}]{escape(text)}[/]" if style else escape(text)
+                          for style, text in line))

@@ -90,6 +90,8 @@ A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, 
 | `/` | filter by text (path, policy, benchmark, checkpoint, run id); `Esc` clears it |
 | `space` | mark the read A, then B (a third mark replaces the oldest) |
 | `c` | compare the two marked reads (`Esc` back) |
+| `A` / `B` / `C` | mark a replicate of method A / of method B / a plain-BC read (again: unmark) |
+| `x` | contrast A with B (relative to BC if marked) as `evalview contrast`; `Esc` back |
 
 ## Compare screen: `evalview A B`
 

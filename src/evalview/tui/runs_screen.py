@@ -3,13 +3,15 @@
 Reads are found by `evalview.folder.discover` and read, audited and scored by worker processes
 (`evalview.folder.parallel`, as `evalview check DIR`); rows fill in as each read arrives, under a
 progress bar. Enter opens a read in the usual run screen and Escape comes back here, to the same
-row; space marks up to two reads and `c` compares them. The numbers are `score_run`'s (without the
-seed bootstrap, which `evalview table` adds).
+row; space marks up to two reads and `c` compares them; `A`, `B` and `C` mark replicate reads A, B
+and BC and `x` contrasts them (`evalview.tui.runs_contrast`). The numbers are `score_run`'s
+(without the seed bootstrap, which `evalview table` adds).
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -34,6 +36,8 @@ from evalview.tui.vtable import Cell, Column, VirtualTable
 
 #: The sort keys `s` cycles through (label, key of a RunsRow).
 SORTS = ("scan order", "verdict", "read", "mean", "successes")
+#: The contrast sides `A`, `B` and `C` mark, in the order of `evalview contrast --a --b --bc`.
+ROLES = ("A", "B", "BC")
 #: The verdict filters `v` cycles through.
 VERDICTS = ("all", "errors", "warnings", "clean", "unreadable")
 _STRIP = " ▁▂▃▄▅▆▇█"
@@ -101,6 +105,7 @@ def mean_text(row: ReadRow | None) -> Text:
 #: What a reviewer scans first comes first (a narrow terminal scrolls the rest sideways).
 COLUMNS = (
     Column("", 2),
+    Column("set", 3),
     Column("verdict", 15),
     Column("read", 0),
     Column("succ / sel", 11, "right"),
@@ -113,11 +118,12 @@ COLUMNS = (
 )
 
 
-def cells(entry: RunsRow, mark: str) -> Sequence[Cell]:
+def cells(entry: RunsRow, mark: str, role: str = "") -> Sequence[Cell]:
     r = entry.row
     frac = "" if r is None or r.selected is None else f"{r.successes} / {r.selected}"
     return (
         Text(mark, style="bold magenta"),
+        Text(role, style="bold cyan"),
         verdict_text(entry),
         Text(clean(entry.candidate.rel + (f" [{r.read}]" if r is not None and r.read else ""))),
         frac,
@@ -140,6 +146,10 @@ class RunsScreen(Screen[None]):
         Binding("slash", "search", "Filter", id="runs.search"),
         Binding("space", "mark", "Mark A/B", id="runs.mark"),
         Binding("c", "compare", "Compare A B", id="runs.compare"),
+        Binding("A", "role('A')", "Set A", show=False, id="runs.set-a"),
+        Binding("B", "role('B')", "Set B", show=False, id="runs.set-b"),
+        Binding("C", "role('BC')", "Set BC", show=False, id="runs.set-bc"),
+        Binding("x", "contrast", "Contrast sets", id="runs.contrast"),
         Binding("escape", "clear_search", "Clear filter", show=False, id="runs.clear"),
     ]
 
@@ -187,6 +197,10 @@ class RunsScreen(Screen[None]):
         self.verdict_filter = 0
         self.search = ""
         self.marked: list[int] = []
+        #: replicate reads marked for the contrast: entry index -> "A", "B" or "BC"
+        self.roles: dict[int, str] = {}
+        #: entry indices marked BC (`C`): the plain-BC reads of the relative statistic
+        self.bc: set[int] = set()
         self.done = False
         self.generation = 0
         #: files under the folder are moving (watching): shown in the title until they settle
@@ -393,7 +407,7 @@ class RunsScreen(Screen[None]):
         mark = ""
         if entry.index in self.marked:
             mark = "AB"[self.marked.index(entry.index)]
-        return cells(entry, mark)
+        return cells(entry, mark, self.role_of(entry.index))
 
     def current(self) -> RunsRow | None:
         table = self.query_one(VirtualTable)
@@ -426,6 +440,10 @@ class RunsScreen(Screen[None]):
         if self.marked:
             extra.append("marked " + ", ".join(
                 f"{'AB'[i]} {self.entries[m].candidate.rel}" for i, m in enumerate(self.marked)))
+        if self.roles or self.bc:
+            counts = Counter(self.roles.values())
+            counts["BC"] = len(self.bc)
+            extra.append("contrast " + ", ".join(f"{r} {counts[r]}" for r in ROLES if counts[r]))
         if self.truncated:
             extra.append(self.truncated)
         self.query_one("#runs-status", Static).update(f"[dim]{escape(' · '.join(extra))}[/]")
@@ -487,6 +505,67 @@ class RunsScreen(Screen[None]):
         from evalview.tui.runs_compare import FolderCompareScreen
 
         self.app.push_screen(FolderCompareScreen(a, b))
+
+    def action_role(self, role: str) -> None:
+        """Mark the read under the cursor as a replicate of side `role`; again unmarks it.
+
+        A and B exclude each other; BC is separate, since a side may be the BC read itself.
+        """
+        entry = self.current()
+        if entry is None:
+            return
+        marks = self.bc if role == "BC" else None
+        if marks is not None:
+            marks.symmetric_difference_update({entry.index})
+        elif self.roles.get(entry.index) == role:
+            del self.roles[entry.index]
+        else:
+            self.roles[entry.index] = role
+        self.query_one(VirtualTable).refresh()
+        self._title()
+
+    def role_of(self, index: int) -> str:
+        """The marks column: A, B, BC, or A+C / B+C for a side read that is also the BC read."""
+        role = self.roles.get(index, "")
+        if index in self.bc:
+            return f"{role}+C" if role else "BC"
+        return role
+
+    def contrast_sides(self) -> tuple[dict[str, list[tuple[str, Path]]], str | None]:
+        """The marked reads as (replicate KEY, path) per side, or why they cannot be contrasted."""
+        sides: dict[str, list[tuple[str, Path]]] = {role: [] for role in ROLES}
+        marked = [(i, r) for i, r in self.roles.items()] + [(i, "BC") for i in self.bc]
+        for index, role in sorted(marked):
+            entry = self.entries[index]
+            rel, r = entry.candidate.rel, entry.row
+            if r is None:
+                return sides, f"{rel} is still being read; wait for its row, then press x again."
+            if r.status != "read" or r.read is not None:
+                why = r.reason or "it is not one read evalview can contrast"
+                if r.read is not None:
+                    why = f"it is the named read {r.read} of a file of several reads"
+                return sides, f"{rel} cannot be contrasted: {why}. Unmark it with {role[-1]}."
+            if not r.fine_tune_seed:
+                return sides, (
+                    f"{rel} names no fine-tune seed, so it cannot be paired by training "
+                    f"replicate; use `evalview contrast` with KEY=PATH."
+                )
+            sides[role].append((r.fine_tune_seed, Path(self.root, rel)))
+        if not sides["A"] or not sides["B"]:
+            return sides, (
+                "Mark method A's replicate reads with A and method B's with B (and the plain-BC "
+                "reads with C for the relative statistic), then press x."
+            )
+        return sides, None
+
+    def action_contrast(self) -> None:
+        sides, problem = self.contrast_sides()
+        if problem is not None:
+            self.notify(problem, title="No contrast", severity="warning")
+            return
+        from evalview.tui.runs_contrast import ContrastScreen
+
+        self.app.push_screen(ContrastScreen(sides["A"], sides["B"], sides["BC"]))
 
     @on(VirtualTable.Selected, "#runs-table")
     def _open(self, event: VirtualTable.Selected) -> None:

@@ -1,0 +1,123 @@
+"""Contrasting the replicate reads marked A, B (and BC) on the Runs screen, as `evalview contrast`.
+
+Each marked read is paired by its training replicate (its fine-tune seed, the Runs screen's `ft`
+column); the arithmetic and every refusal are `evalview.compare.contrast`'s, run in a worker.
+A refusal is shown in the app's words; Escape goes back to the Runs screen with the marks kept.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from evalview.tui.safe import clean
+from evalview.tui.safe import esc as escape
+
+if TYPE_CHECKING:
+    from evalview.compare.contrast import Contrast
+
+#: One side's reads: (replicate KEY, path), as `--a KEY=PATH...`.
+Side = list[tuple[str, Path]]
+
+
+def contrast_text(c: Contrast) -> Text:
+    """The lines `evalview contrast` prints, as a Text (run data is never read as markup)."""
+    from evalview.compare.contrast_text import contrast_lines
+
+    return Text("\n").join(
+        Text.assemble(*((clean(text), style) for style, text in line))
+        for line in contrast_lines(c)
+    )
+
+
+class ContrastScreen(Screen[None]):
+    """`Contrasting A with B…`, then the contrast (or why there is none)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "app.pop_screen", "Back to runs", id="runs-contrast.back"),
+    ]
+
+    class Done(Message):
+        def __init__(self, contrast: Contrast | None, problem: str | None) -> None:
+            super().__init__()
+            self.contrast = contrast
+            self.problem = problem
+
+    def __init__(self, a: Side, b: Side, bc: Side) -> None:
+        super().__init__(id="runs-contrast")
+        self.a, self.b, self.bc = a, b, bc
+
+    def command(self) -> str:
+        """The `evalview contrast` command line that gives the same answer."""
+        words = ["evalview", "contrast"]
+        for flag, side in (("--a", self.a), ("--b", self.b), ("--bc", self.bc)):
+            if side:
+                words += [*(["--relative"] if flag == "--bc" else []), flag,
+                          *(f"{key}={path}" for key, path in side)]
+        return shlex.join(words)
+
+    def compose(self) -> ComposeResult:
+        what = "relative contrast" if self.bc else "contrast"
+        with VerticalScroll():
+            yield Static(f"[dim]$ {escape(self.command())}[/]\n", id="contrast-command")
+            yield Static(
+                f"Working out the {what} of {len(self.a)} A and {len(self.b)} B reads"
+                + (f" against {len(self.bc)} BC reads" if self.bc else "") + "…",
+                id="contrast-body",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._work()
+
+    @work(thread=True, exclusive=True, group="runs-contrast")
+    def _work(self) -> None:
+        from evalview.compare.contrast import contrast_runs
+        from evalview.errors import InputError, Refused
+        from evalview.session import Session, open_run
+
+        try:
+            # Each path is read and audited once, however many sides name it (as the CLI does).
+            sessions: dict[Path, Session] = {}
+            loaded = []
+            for side in (self.a, self.b, self.bc):
+                items = []
+                for key, path in side:
+                    if path not in sessions:
+                        sessions[path] = open_run(path)
+                    items.append((key, sessions[path].run, str(path)))
+                loaded.append(items)
+            findings = {id(s.run): s.findings for s in sessions.values()}
+            result = contrast_runs(
+                loaded[0], loaded[1], bc=loaded[2] or None, relative=bool(self.bc),
+                findings_of=lambda run: findings[id(run)],
+            )
+        except (InputError, Refused) as exc:
+            self.post_message(self.Done(None, str(exc)))
+        else:
+            self.post_message(self.Done(result, None))
+
+    def on_contrast_screen_done(self, message: Done) -> None:
+        body = self.query_one("#contrast-body", Static)
+        if message.contrast is not None:
+            body.update(Text.assemble(
+                contrast_text(message.contrast),
+                ("\n\nEscape goes back to the runs (the marks are kept).", "dim"),
+            ))
+        else:
+            body.update(
+                "[bold red]✗ No contrast of these reads[/]\n\n"
+                f"{escape(message.problem or '')}\n\n"
+                "[dim]Escape goes back to the runs (the marks are kept); change the A, B or BC "
+                "marks with A, B, C.[/]"
+            )
