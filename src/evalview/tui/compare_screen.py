@@ -252,11 +252,13 @@ class CompareScreen(Screen[None]):
         table.focus()
 
     def show_detail(self, index: int) -> None:
+        """The 2×2 table and power line of row `index`. A highlight can still be queued while
+        the screen is torn down (quitting right after opening): then there is nothing to fill."""
         t = self.rows[index]
-        self.query_one("#compare-mcnemar", Static).update(mcnemar_table(t))
-        self.query_one("#compare-power", Static).update(
-            escape(power_line(t, self.comparison.power))
-        )
+        for mcnemar in self.query("#compare-mcnemar").results(Static):
+            mcnemar.update(mcnemar_table(t))
+        for power in self.query("#compare-power").results(Static):
+            power.update(escape(power_line(t, self.comparison.power)))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if 0 <= event.cursor_row < len(self.rows):
