@@ -4,6 +4,7 @@ two marked reads compare."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -130,3 +131,26 @@ def test_snapshot_of_the_replicates_folder(
 
     app = EvalViewApp(Path("replicates"), jobs=1)
     assert snap_compare(app, run_before=loaded, terminal_size=SIZE)
+
+
+def test_enter_on_a_named_read_opens_that_read(tmp_path: Path) -> None:
+    """A file of several named reads (LeRobot) is one row per read; Enter on the second row of
+    the file opens that read (as `evalview FILE --read KEY`), not a picker and not the first."""
+    root = tmp_path / "lerobot"
+    root.mkdir()
+    shutil.copy(REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json", root)
+
+    async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        reads = [screen.entries[i].row for i in screen.view]
+        names = [r.read if r is not None else None for r in reads]
+        assert names == ["eval_results_400", "eval_results_800"]
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunScreen))
+        assert pilot.app.sub_title.endswith("[eval_results_800]")
+        session = pilot.app.session  # type: ignore[attr-defined]
+        assert session is not None and session.run.identity.run_id == "eval_results_800"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: pilot.app.screen is screen)
+        assert pilot.app.read is None  # type: ignore[attr-defined]
+
+    _with(root, body)

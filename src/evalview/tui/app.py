@@ -218,11 +218,13 @@ class EvalViewApp(App[int]):
 
         return next((s for s in self.screen_stack if isinstance(s, RunsScreen)), None)
 
-    def open_read(self, path: Path) -> None:
-        """Open one read of the folder as `evalview PATH` would; Escape comes back."""
+    def open_read(self, path: Path, read: str | None = None) -> None:
+        """Open one read of the folder as `evalview PATH [--read KEY]` would; Escape comes
+        back. `read`: the named read of a file of several (LeRobot), None for a plain read."""
         self.session, self.inputs = None, None
         self.path = path
-        self.sub_title = str(path)
+        self.read = read
+        self.sub_title = str(path) if read is None else f"{path} [{read}]"
         self.push_screen(LoadingScreen(path))
         self._load()
         if self.watching:
@@ -256,6 +258,7 @@ class EvalViewApp(App[int]):
             self.pop_screen()
         self.session, self.inputs = None, None
         self.path = runs.root  # type: ignore[attr-defined]
+        self.read = None
         self.sub_title = str(self.path)
 
     @work(thread=True, exclusive=True, group="load")

@@ -580,13 +580,7 @@ class RunsScreen(Screen[None]):
             self.notify(entry.row.reason or "cannot be read", title="Unreadable",
                         severity="error")
             return
-        if entry.row.read is not None:
-            self.notify(
-                f"{entry.candidate.rel} holds several named reads; open this one with "
-                f"`evalview score {entry.candidate.rel} --read {entry.row.read}`.",
-                title="A named read",
-            )
-            return
         open_read = getattr(self.app, "open_read", None)
         if open_read is not None:
-            open_read(Path(self.root, entry.candidate.rel))
+            # a row of a file of several named reads opens that read, as `--read KEY` does
+            open_read(Path(self.root, entry.candidate.rel), entry.row.read)
