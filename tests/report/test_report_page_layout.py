@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 
 import pytest
-from test_report_chromium import CHROMIUM, chromium
 
 from evalview.report.export import export_run
+from helpers.chromium import CHROMIUM, chromium
 
 pytestmark = pytest.mark.e2e
 
