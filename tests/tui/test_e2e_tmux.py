@@ -45,14 +45,19 @@ class Terminal:
     def keys(self, *keys: str) -> None:
         subprocess.run([*self.base, "send-keys", *keys], check=True)
 
-    def wait_for(self, text: str) -> str:
+    def wait_for(self, *texts: str, absent: str | None = None) -> str:
+        """The first capture that shows every one of `texts`: a screen fills in over several
+        paints (a tab's heading before its table's rows), so waiting for one text and asserting
+        another races the app on a busy machine."""
         end = time.monotonic() + TIMEOUT
         while time.monotonic() < end:
             screen = self.screen()
-            if text in screen:
+            if all(text in screen for text in texts) and (absent is None or absent not in screen):
                 return screen
             time.sleep(0.1)
-        raise AssertionError(f"{text!r} not on screen within {TIMEOUT} s; screen:\n{self.screen()}")
+        raise AssertionError(
+            f"{texts!r} not all on screen within {TIMEOUT} s; screen:\n{self.screen()}"
+        )
 
     def exit_status(self) -> str:
         """Wait for the command to end; its exit status as printed by the wrapper."""
@@ -81,17 +86,14 @@ def _evalview() -> str:
 
 def test_open_browse_and_quit_in_a_real_terminal(terminal: Terminal) -> None:
     terminal.start(f"{_evalview()} {EXAMPLE}")
-    screen = terminal.wait_for("successes / selected")
-    assert "run-1" in screen and "Overview" in screen
+    terminal.wait_for("successes / selected", "run-1", "Overview")
     terminal.keys("2")
     terminal.wait_for("Wilson 95 %")
     time.sleep(0.3)  # a person's pause between keys; the tab's table takes focus meanwhile
     terminal.keys("Enter")  # the first task's episodes
-    screen = terminal.wait_for("episodes of")
-    assert "task=task-00" in screen
+    terminal.wait_for("episodes of", "task=task-00")
     terminal.keys("Enter")  # the first episode's record
-    screen = terminal.wait_for("from episodes.jsonl, line 1")
-    assert '"schema_version"' in screen
+    terminal.wait_for("from episodes.jsonl, line 1", '"schema_version"')
     terminal.keys("Escape")
     terminal.wait_for("episodes of")
     terminal.keys("q")
@@ -111,15 +113,13 @@ def test_every_key_number_is_on_screen_at_both_sizes(
     """The installed command at 80 x 24 and 160 x 48: the header's numbers, the Tasks interval,
     the Episodes outcome, all visible without scrolling sideways."""
     terminal.start(f"{_evalview()} {EXAMPLE}", size)
-    screen = terminal.wait_for("unattempted")
-    assert "successes / selected 4 / 12" in screen and "warnings" in screen
+    screen = terminal.wait_for("unattempted", "successes / selected 4 / 12", "warnings")
     assert all(len(line) <= size[0] for line in screen.splitlines())
     terminal.keys("2")
-    screen = terminal.wait_for("Wilson 95 %")
-    assert "30.1 % – 95" in screen  # task-02's interval, both bounds' start on screen
+    # task-02's interval, both bounds' start on screen
+    terminal.wait_for("Wilson 95 %", "30.1 % – 95")
     terminal.keys("3")
-    screen = terminal.wait_for("outcome")
-    assert "✓ success" in screen and "infrastructure" in screen
+    terminal.wait_for("outcome", "✓ success", "infrastructure")
     terminal.keys("q")
     assert terminal.exit_status() == "0"
 
@@ -130,15 +130,14 @@ def test_a_folder_opens_the_runs_screen_in_a_real_terminal(terminal: Terminal) -
     folder = Path(__file__).resolve().parents[2] / "sample_runs" / "replicates"
     terminal.start(f"{_evalview()} {folder}")
     terminal.wait_for("6 clean")
-    screen = terminal.wait_for("62.5 ± 5.0")  # the last row's numbers, drawn
-    assert "planner-b/ft-s" in screen and "30 / 48" in screen and "… reading" not in screen
+    # the last row's numbers, drawn
+    terminal.wait_for("62.5 ± 5.0", "planner-b/ft-s", "30 / 48", absent="… reading")
     terminal.keys("Down")
     time.sleep(0.3)
     terminal.keys("Enter")
-    screen = terminal.wait_for("successes / selected")
-    assert "robobench-planner-a-ft2" in screen
+    terminal.wait_for("successes / selected", "robobench-planner-a-ft2")
     terminal.keys("Escape")
-    screen = terminal.wait_for("6 clean")
+    terminal.wait_for("6 clean")
     terminal.keys("q")
     assert terminal.exit_status() == "0"
 
@@ -173,8 +172,7 @@ def test_a_search_typed_at_full_speed_filters_10000_episodes(
     terminal.start(f"{_evalview()} {big_run}")
     terminal.wait_for("successes / selected")
     terminal.keys("3", "/", *"seed1042")
-    screen = terminal.wait_for("50 episodes of 10,000")
-    assert "“seed1042”" in screen
+    screen = terminal.wait_for("50 episodes of 10,000", "“seed1042”", "/seed1042 ")
     rows = [line for line in screen.splitlines() if "/seed" in line]
     assert rows and all("/seed1042 " in line for line in rows), screen
     terminal.keys("Enter", "q")  # Enter leaves the field for the table; q quits
@@ -184,8 +182,7 @@ def test_a_search_typed_at_full_speed_filters_10000_episodes(
 def test_harness_result_opens_its_arms_tab_in_a_real_terminal(terminal: Terminal) -> None:
     sample = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
     terminal.start(f"{_evalview()} {sample / 'gpu-calc-hard-single-seed.json'}")
-    screen = terminal.wait_for("benchmark-harness result")
-    assert "single seed -- no significance claimed" in screen and "Arms" in screen
+    terminal.wait_for("benchmark-harness result", "single seed -- no significance claimed", "Arms")
     terminal.wait_for("14.9–38.8 %")  # cold-start-only's read, 12 / 48, Wilson 95 %
     terminal.keys("4")
     terminal.wait_for("EV804")
