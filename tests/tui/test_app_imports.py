@@ -8,6 +8,8 @@ import json
 import subprocess
 import sys
 
+from tui_helpers import EXAMPLE
+
 #: Modules the first screen must not wait for, and who needs them instead.
 NOT_AT_START = {
     "pydantic": "the export dialog's report model",
@@ -47,3 +49,36 @@ def test_the_run_screen_still_brings_them_when_it_is_needed() -> None:
     """The same probe on the run screen's module, so the list above is not vacuous."""
     loaded = modules_after("import evalview.tui.run_screen")
     assert {"numpy", "evalview.tui.episodes", "evalview.tui.run_screen"} <= loaded
+
+
+#: What the command line itself must not import before the app draws its first frame: the
+#: readers and the session come with the loading worker (a harness file is the exception: the
+#: command reads it first to choose the harness app).
+NOT_BEFORE_THE_APP = {
+    **NOT_AT_START,
+    "evalview.load.registry": "the loading worker (the readers)",
+    "evalview.session": "the loading worker",
+    "evalview.load.lerobot": "the loading worker",
+}
+
+
+def test_the_command_opens_the_app_before_importing_the_readers() -> None:
+    """`evalview RUN` up to `App.run`, in a fresh interpreter: the path check and the folder test
+    use small modules (`evalview.load` is imported lazily), so the first frame waits on neither
+    the readers nor the session."""
+    code = (
+        "import json, sys\n"
+        "import evalview.tui.app as app\n"
+        "def run(self, *args, **kwargs):\n"
+        "    print(json.dumps(sorted(sys.modules)))\n"
+        "app.EvalViewApp.run = run\n"
+        "from evalview.cli.open import main\n"
+        f"main([{str(EXAMPLE)!r}])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    loaded = set(json.loads(out.splitlines()[-1]))
+    assert {"textual.app", "evalview.load.input_path"} <= loaded  # the probe sees the path check
+    early = {m: why for m, why in NOT_BEFORE_THE_APP.items() if m in loaded}
+    assert not early, f"imported before the app started, but only needed for: {early}"

@@ -157,14 +157,19 @@ def main(argv: Sequence[str]) -> int:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
     from evalview.folder import is_folder
-    from evalview.load.errors import InputError
-    from evalview.session import PsrFiles, open_harness
 
-    try:
-        harness = open_harness(path)
-    except InputError as exc:
-        error_console().print(f"[bold red]evalview:[/] {escape(str(exc))}")
-        return EXIT_UNREADABLE
+    # A harness result is one JSON file; a directory skips the readers' import here (they are
+    # imported by the loading worker, after the first frame).
+    harness = None
+    if path.is_file():
+        from evalview.load.errors import InputError
+        from evalview.session import open_harness
+
+        try:
+            harness = open_harness(path)
+        except InputError as exc:
+            error_console().print(f"[bold red]evalview:[/] {escape(str(exc))}")
+            return EXIT_UNREADABLE
     if harness is not None:  # a benchmark-harness result: arms x seeds, its own app
         from evalview.tui.harness_app import harness_app
 
@@ -177,7 +182,11 @@ def main(argv: Sequence[str]) -> int:
 
         prestart()
 
-    files = PsrFiles(args.bare_targets, args.catalog)
+    files = None
+    if args.bare_targets is not None or args.catalog is not None:
+        from evalview.session import PsrFiles
+
+        files = PsrFiles(args.bare_targets, args.catalog)
     app = EvalViewApp(path, psr_files=files, read=args.read, watch=args.watch)
     result = app.run()
     if app.failure is not None:  # not a run: the same message and exit as a missing path

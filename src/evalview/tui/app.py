@@ -207,7 +207,9 @@ class EvalViewApp(App[int]):
             self.push_screen(RunsScreen(self.path, jobs=self.jobs))
             return
         self.push_screen(LoadingScreen(self.path))
-        self._load()
+        # Read once the loading screen is on the terminal: a reader started now would hold the
+        # GIL while Textual builds the first frame (docs/performance.md, "First paint").
+        self.call_after_refresh(self._load)
         if self.watching:
             self._watch_read(self.path)
 
