@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_helpers import REPO, SIZE, opened, run
+from tui_helpers import REPO, SIZE, opened, run, showing
 
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodesPane
@@ -81,14 +81,33 @@ def test_a_file_of_several_reads_asks_which_one_then_opens_it() -> None:
         async with app.run_test(size=SIZE) as pilot:
             from tui_helpers import wait_for
 
-            await wait_for(pilot, lambda: isinstance(app.screen, ReadPickerScreen))
+            await wait_for(pilot, lambda: showing(app, ReadPickerScreen))
             options = app.screen.query_one(OptionList)
             assert options.option_count == 2
             assert "eval_results_400" in str(options.get_option_at_index(0).prompt)
+            await wait_for(pilot, lambda: app.focused is options)
             await pilot.press("down", "enter")
             screen = await opened(pilot)
             assert screen.session.run.identity.run_id == "eval_results_800"
             assert app.read == "eval_results_800"
+
+    run(main())
+
+
+def test_leaving_as_the_read_picker_is_pushed_is_not_a_traceback() -> None:
+    """The app ending just as the picker is pushed (it failed a test that way, under load):
+    the picker then mounts with no children, and a query of them in `on_mount` raised."""
+    from evalview.tui.read_picker import ReadPickerScreen
+
+    path = REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json"
+
+    async def main() -> None:
+        app = EvalViewApp(path, read="eval_results_400")
+        async with app.run_test(size=SIZE) as pilot:
+            await opened(pilot)
+            app.push_screen(ReadPickerScreen(path, ["a", "b"], {"a": "1", "b": "2"}))
+            app.exit(0)
+        assert app.return_value == 0
 
     run(main())
 
@@ -117,7 +136,7 @@ def test_two_lerobot_files_open_the_compare_screen() -> None:
         async with app.run_test(size=SIZE) as pilot:
             from tui_helpers import wait_for
 
-            await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
+            await wait_for(pilot, lambda: showing(app, CompareScreen))
             table = app.screen.query_one(DataTable)
             await wait_for(pilot, lambda: table.row_count > 0)
             assert table.row_count == 41  # 40 tasks and all pairs

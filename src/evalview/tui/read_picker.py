@@ -24,6 +24,9 @@ class ReadPickerScreen(Screen[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q,escape", "leave", "Quit", id="reads.quit"),
     ]
+    #: The list has the focus when the screen shows. Not a query in `on_mount`: the app leaving
+    #: just as the picker is pushed mounts it with no children, and the query raised NoMatches.
+    AUTO_FOCUS = "#read-picker-list"
 
     def __init__(self, path: Path, names: list[str], summaries: dict[str, str]) -> None:
         super().__init__(id="read-picker")
@@ -50,9 +53,6 @@ class ReadPickerScreen(Screen[str]):
                 "--read-b KEY[/]"
             )
         yield Footer()
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
 
     @on(OptionList.OptionSelected, "#read-picker-list")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
