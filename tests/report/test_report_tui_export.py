@@ -28,6 +28,11 @@ async def _wait(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 30
         await pilot.pause(0.05)
 
 
+def _showing_export(app: EvalViewApp) -> bool:
+    """The dialog is current and mounted: a pushed screen is current before it composes."""
+    return isinstance(app.screen, ExportScreen) and app.screen.is_mounted
+
+
 def _status(screen: ExportScreen) -> str:
     return str(screen.query_one("#export-status", Static).render())
 
@@ -56,15 +61,16 @@ def test_key_e_exports_to_the_typed_destination(
 
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         await pilot.press("e")
-        await _wait(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await _wait(pilot, lambda: _showing_export(app))
         screen = app.screen
         assert isinstance(screen, ExportScreen)
         field = screen.query_one("#export-dest", Input)
         assert field.value == str(default_destination(run))
         field.value = ""
         await pilot.click("#export-dest")
+        await _wait(pilot, lambda: field.has_focus)
         await pilot.press(*str(dest))  # typed, including the letter e
-        assert field.value == str(dest)
+        await _wait(pilot, lambda: field.value == str(dest))
         screen.query_one("#export-metrics", Input).value = "score"
         await pilot.press("enter")
         await _wait(pilot, lambda: screen.outcome is not None)
@@ -92,7 +98,7 @@ def test_refusal_is_shown_and_nothing_is_written(tmp_path: Path) -> None:
 
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         await pilot.press("e")
-        await _wait(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await _wait(pilot, lambda: _showing_export(app))
         screen = app.screen
         assert isinstance(screen, ExportScreen)
         screen.query_one("#export-dest", Input).value = str(run / "inside")
@@ -116,7 +122,7 @@ def test_palette_opens_the_export_dialog(tmp_path: Path) -> None:
         await pilot.press(*"export result")
         await pilot.pause(0.5)
         await pilot.press("enter")
-        await _wait(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await _wait(pilot, lambda: _showing_export(app))
 
     _drive(run, body)
 

@@ -28,12 +28,12 @@ def _runs(tmp_path: Path, **b_manifest: object) -> tuple[Path, Path]:
 
 
 async def _screen(app: CompareApp, pilot: object) -> CompareScreen:
-    for _ in range(100):
+    # Up to 30 s: the reads are paired in a thread, slow on a loaded machine. The screen is
+    # current as soon as it is pushed; wait until it has mounted (and filled its table).
+    for _ in range(600):
         await pilot.pause(0.05)  # type: ignore[attr-defined]
-        if isinstance(app.screen, CompareScreen | MessageScreen):
+        if isinstance(app.screen, CompareScreen | MessageScreen) and app.screen.is_mounted:
             break
-    # The screen is current as soon as it is pushed; let it mount (and fill its table) first.
-    await pilot.pause()  # type: ignore[attr-defined]
     assert isinstance(app.screen, CompareScreen)
     return app.screen
 
@@ -69,7 +69,13 @@ async def _rows_marks_and_mcnemar_table(tmp_path: Path) -> None:
         power = str(screen.query_one("#compare-power", Static).render())
         assert "42 pairs paired" in power and "44 episodes per read" in power
         await pilot.press("down")
-        detail = str(screen.query_one("#compare-mcnemar", Static).render())
+        mcnemar = screen.query_one("#compare-mcnemar", Static)
+        # the highlight reaches the screen as a message after the key: wait for its table
+        for _ in range(600):
+            if "30 pairs" in str(mcnemar.render()):
+                break
+            await pilot.pause(0.05)
+        detail = str(mcnemar.render())
         assert "down" in detail and "30 pairs" in detail and "A is better" in detail
         await pilot.press("q")
     assert app.return_value == 0
@@ -83,9 +89,9 @@ async def _refusal(tmp_path: Path) -> None:
     a, b = _runs(tmp_path, benchmark={"version": "9.0"})
     app = CompareApp(a, b)
     async with app.run_test() as pilot:
-        for _ in range(100):
+        for _ in range(600):  # up to 30 s: the reads are read in a thread
             await pilot.pause(0.05)
-            if isinstance(app.screen, MessageScreen):
+            if isinstance(app.screen, MessageScreen) and app.screen.is_mounted:
                 break
         assert isinstance(app.screen, MessageScreen)
         assert "'9.0'" in app.screen.message

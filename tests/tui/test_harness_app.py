@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
 
 from evalview.harness.audit import SINGLE_SEED_LABEL
@@ -20,6 +22,16 @@ def _app(name: str) -> HarnessApp:
     opened = open_harness(SAMPLES / name)
     assert opened is not None
     return harness_app(opened)
+
+
+async def _until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Wait for `cond`: a key reaches the app's bindings after bubbling up from the focused
+    widget, over several turns of the loop, which `press` does not always wait out."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        assert loop.time() < end, f"condition not met within {timeout} s"
+        await pilot.pause(0.05)
 
 
 def _cells(table: DataTable[Any], column: str) -> list[str]:
@@ -50,12 +62,12 @@ def test_keys_switch_tabs_and_findings_list_every_finding() -> None:
         app = _app("gpu-calc-hard-single-seed.json")
         async with app.run_test(size=(150, 40)) as pilot:
             await pilot.press("4")
-            assert app.query_one(TabbedContent).active == "findings"
+            await _until(pilot, lambda: app.query_one(TabbedContent).active == "findings")
             table = app.query_one("#findings-table", DataTable)
             codes = _cells(table, "code")
             assert sorted(codes) == ["EV804", "EV807", "EV811", "EV811", "EV811"]
             await pilot.press("2")
-            assert app.query_one(TabbedContent).active == "measured"
+            await _until(pilot, lambda: app.query_one(TabbedContent).active == "measured")
             caveat = str(app.query_one("#measured-caveat", Static).render())
             assert "measured, not matched" in caveat
     asyncio.run(main())

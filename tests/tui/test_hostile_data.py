@@ -13,7 +13,7 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input
-from tui_helpers import opened, run, wait_for
+from tui_helpers import opened, run, showing, wait_for
 
 from evalview.session import Session, open_session
 from evalview.tui.app import EvalViewApp
@@ -197,15 +197,15 @@ def test_every_record_opens_and_shows_its_values_literally(hostile_session: Sess
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         for row in range(len(hostile_session.run.episodes)):
             app.show_episode(row)
-            await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+            await wait_for(pilot, lambda: showing(app, RecordScreen))
             await pilot.pause(0.2)
             text = assert_safe(app)
             assert "[bold]" in text
             assert re.search(r'\b2 +"schema_version"', text), "the JSON is not one key a line"
             await pilot.press("escape")
-            await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
+            await wait_for(pilot, lambda: showing(app, RunScreen))
         app.show_episode(4)  # an errored record: its error type and message
-        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        await wait_for(pilot, lambda: showing(app, RecordScreen))
         await pilot.pause(0.2)
         assert_safe(app, "[bold]ERRTYPE[/]", "[bold]VERIFIER[/]")
 
@@ -233,7 +233,7 @@ def test_clicking_a_hostile_click_tag_does_not_quit(hostile_session: Session) ->
 def test_help_palette_and_export(hostile_session: Session) -> None:
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
+        await wait_for(pilot, lambda: showing(app, HelpScreen))
         assert_safe(app)
         await pilot.press("escape")
         await pilot.press("ctrl+p")
@@ -242,7 +242,7 @@ def test_help_palette_and_export(hostile_session: Session) -> None:
         await pilot.pause(0.5)
         assert_safe(app, "[bold]TASKB[/]")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
+        await wait_for(pilot, lambda: showing(app, RunScreen))
         await pilot.pause(0.2)
         assert app.screen.query_one(EpisodesPane).filter.task == TASKS["task-01"]
         await pilot.press("ctrl+p")
@@ -251,7 +251,7 @@ def test_help_palette_and_export(hostile_session: Session) -> None:
         await pilot.pause(0.5)
         assert_safe(app, "[bold]EPISODE[/]")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        await wait_for(pilot, lambda: showing(app, RecordScreen))
         assert isinstance(app.screen, RecordScreen)
         assert "/seed1001 " in str(hostile_session.run.episodes.ids[app.screen.row])
         assert_safe(app, "[bold]EPISODE[/]")  # the record's title line
@@ -305,7 +305,7 @@ def test_compare_screen_shows_hostile_task_names_literally(tmp_path: Path) -> No
     async def main() -> None:
         app = CompareApp(a, b)
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
+            await wait_for(pilot, lambda: showing(app, CompareScreen))
             await pilot.pause(0.2)
             assert app.screen.query_one(DataTable).row_count == 2
             assert_safe(app, "[bold]TASKA[/]")  # the table row and the McNemar title
@@ -328,7 +328,7 @@ def test_checkpoint_inputs_screen_shows_hostile_rows_literally(tmp_path: Path) -
     async def main() -> None:
         app = EvalViewApp(inputs)
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
+            await wait_for(pilot, lambda: showing(app, CheckpointInputsScreen))
             await pilot.pause(0.3)
             assert_safe(app, "[bold]POLICY[/]", "[bold]TASKB[/]")
             assert app.is_running

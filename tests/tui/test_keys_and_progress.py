@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.binding import Binding
 from textual.widgets import ProgressBar, Static
-from tui_helpers import REPO, SIZE, opened, run
+from tui_helpers import REPO, SIZE, opened, run, wait_for
 
 import evalview.tui
 from evalview.cli.open import build_parser
@@ -99,11 +99,9 @@ def test_help_screen_opens_and_closes() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await opened(pilot)
             await pilot.press("question_mark")
-            await pilot.pause()
-            assert isinstance(app.screen, HelpScreen)
+            await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
             await pilot.press("escape")
-            await pilot.pause()
-            assert not isinstance(app.screen, HelpScreen)
+            await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
 
     run(main())
 

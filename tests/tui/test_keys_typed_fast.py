@@ -12,10 +12,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, TabbedContent
-from tui_helpers import EXAMPLE, SIZE, opened, run, wait_for, with_app
+from tui_helpers import EXAMPLE, SIZE, opened, run, showing, wait_for, with_app
 
 from evalview.session import Session
 from evalview.tui.app import EvalViewApp
@@ -82,19 +83,30 @@ def test_a_tab_key_then_a_search_in_one_burst(example_session: Session) -> None:
     with_app(example_session, body)
 
 
-def test_keys_typed_while_the_episodes_pane_is_mounted_wait_for_it() -> None:
+def test_keys_typed_while_the_episodes_pane_is_mounted_wait_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Right after the run screen replaces the loading screen no pane but the first is
     mounted: `3` must hold the following keys until the Episodes pane can take them."""
+    # The other panes mount in the background a fraction of a second after the first frame;
+    # here only once the keys are typed, so "not mounted yet" holds on a fast machine too.
+    mount_rest = RunScreen._mount_rest
+
+    async def not_yet(self: RunScreen) -> None:
+        pass
+
+    monkeypatch.setattr(RunScreen, "_mount_rest", not_yet)
 
     async def main() -> None:
         app = EvalViewApp(EXAMPLE)
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, RunScreen))
+            await wait_for(pilot, lambda: showing(app, RunScreen))
             screen = app.screen
             assert isinstance(screen, RunScreen) and not screen.all_mounted
             burst(app, "3/task-01")
             pane = await searched(pilot, app, "task-01")
             assert shown_ids(pane) == ids_containing(EXAMPLE, "task-01")
+            screen.call_later(mount_rest, screen)
             await opened(pilot)
             burst(app, "/x")  # the search field still has the focus: `/` and `x` are text
             await wait_for(pilot, lambda: pane.filter.text == "task-01/x")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Static
-from tui_helpers import REPO, SIZE, run, wait_for
+from tui_helpers import REPO, SIZE, run, showing, wait_for
 
 from evalview.cli.open import main
 from evalview.psr import (
@@ -55,7 +55,7 @@ def test_checkpoint_inputs_open_in_the_app_shell_with_the_psr_numbers() -> None:
     )
 
     async def body(pilot: Any, app: EvalViewApp) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
+        await wait_for(pilot, lambda: showing(app, CheckpointInputsScreen))
         await pilot.pause()
         assert app.inputs is not None and app.session is None
         pane = app.screen.query_one(CheckpointInputsPane)
@@ -175,7 +175,7 @@ def test_compare_screen_keeps_rows_visible_at_80x24() -> None:
         runs = REPO / "sample_runs"
         app = CompareApp(runs / "robobench-24x50", runs / "fail-fast", allow_off_protocol=True)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
+            await wait_for(pilot, lambda: showing(app, CompareScreen))
             await pilot.pause()
             table = app.screen.query_one("#compare-table", DataTable)
             assert table.region.height >= 6, table.region  # header + at least 5 tasks
@@ -197,7 +197,7 @@ def test_two_runs_executed_unlike_are_refused_unless_allowed(
     async def main_() -> None:
         app = CompareApp(runs / "robobench-24x50", runs / "fail-fast")
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, MessageScreen))
+            await wait_for(pilot, lambda: showing(app, MessageScreen))
             assert "--allow-off-protocol" in app.screen.message  # type: ignore[attr-defined]
             assert app.exit_code == 1
 

@@ -11,6 +11,7 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
+from tui_helpers import showing
 
 from evalview.psr import load_checkpoint_inputs, score_inputs, score_psr_run
 from evalview.session import PsrFiles, open_session
@@ -51,7 +52,7 @@ def test_run_tab_shows_psr_beside_sr_and_episode_checkpoints() -> None:
     async def main() -> None:
         app = EvalViewApp(SMALL, session=session)
         async with app.run_test(size=SIZE) as pilot:
-            await _wait(pilot, lambda: isinstance(app.screen, RunScreen))
+            await _wait(pilot, lambda: showing(app, RunScreen))
             await pilot.press("6")  # the sixth tab
             await _wait(
                 pilot, lambda: app.screen.query_one(TabbedContent).active == "partial-credit"
@@ -97,7 +98,7 @@ def test_run_that_must_be_refused_shows_why(tmp_path: Path) -> None:
     async def main() -> None:
         app = EvalViewApp(root, session=session)
         async with app.run_test(size=SIZE) as pilot:
-            await _wait(pilot, lambda: isinstance(app.screen, RunScreen))
+            await _wait(pilot, lambda: showing(app, RunScreen))
             app.screen.query_one(TabbedContent).active = "partial-credit"
             await pilot.pause()
             title = _static(app, "#psr-title")
@@ -127,7 +128,7 @@ def test_checkpoint_inputs_viewer(sample_report: Any) -> None:
         # As `evalview checkpoint-inputs.json --bare-targets ... --catalog ...` opens it.
         app = EvalViewApp(samples / "checkpoint-inputs.json", psr_files=files)
         async with app.run_test(size=SIZE) as pilot:
-            await _wait(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
+            await _wait(pilot, lambda: showing(app, CheckpointInputsScreen))
             await pilot.pause()
             pane = app.screen.query_one(CheckpointInputsPane)
             summaries = _cells(pane.query_one("#psr-summaries", DataTable))
@@ -168,7 +169,7 @@ def test_successful_row_with_unparsed_message_shows_the_note(tmp_path: Path) -> 
     async def main() -> None:
         app = EvalViewApp(path)
         async with app.run_test(size=SIZE) as pilot:
-            await _wait(pilot, lambda: isinstance(app.screen, CheckpointInputsScreen))
+            await _wait(pilot, lambda: showing(app, CheckpointInputsScreen))
             await pilot.pause()
             cps = _cells(app.screen.query_one("#psr-checkpoints", DataTable))
             assert len(cps) == 1 and "not needed, the verifier reports success" in cps[0][0]
@@ -197,7 +198,7 @@ def test_the_tab_scores_nothing_on_the_ui_thread(monkeypatch: pytest.MonkeyPatch
     async def main() -> None:
         app = EvalViewApp(SMALL, session=session)
         async with app.run_test(size=SIZE) as pilot:
-            await _wait(pilot, lambda: isinstance(app.screen, RunScreen))
+            await _wait(pilot, lambda: showing(app, RunScreen))
             await pilot.press("6")
             await _wait(pilot, lambda: bool(app.screen.query(PartialCreditPane)))
             await pilot.pause()

@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 from textual.widgets import Input, Static
-from tui_helpers import FAULTY, REPO, opened, run, wait_for
+from tui_helpers import FAULTY, REPO, opened, run, showing, wait_for
 
 from evalview.psr.coverage import Coverage
 from evalview.report.export import export_run
@@ -61,7 +61,7 @@ def test_enter_on_a_reopened_result_json_shows_the_published_episode(tmp_path: P
         async with app.run_test(size=(140, 40)) as pilot:
             await opened(pilot)
             app.screen.open_record(done)  # type: ignore[attr-defined]
-            await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+            await wait_for(pilot, lambda: showing(app, RecordScreen))
             await pilot.pause()
             body = _plain(app.screen.query_one("#detail-content", Static))
             where = _plain(app.screen.query_one("#detail-where", Static))
@@ -83,7 +83,7 @@ def test_record_and_file_screens_keep_the_header(faulty_session: Session) -> Non
             assert card is not None
             d = card.denominators
             app.screen.open_record(0)  # type: ignore[attr-defined]
-            await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+            await wait_for(pilot, lambda: showing(app, RecordScreen))
             await pilot.pause()
             verdict, headline, counts = _header(app)
             assert "error" in verdict
@@ -94,7 +94,8 @@ def test_record_and_file_screens_keep_the_header(faulty_session: Session) -> Non
             below = app.screen.query_one("#counts", Static).region
             assert below.y == top.y + 1 and below.right <= 80
             await pilot.press("escape")
-            app.push_screen(FileScreen(faulty_session, "manifest.json"))
+            await wait_for(pilot, lambda: not isinstance(app.screen, RecordScreen))
+            await app.push_screen(FileScreen(faulty_session, "manifest.json"))
             await pilot.pause()
             assert "error" in _header(app)[0]
 
@@ -141,7 +142,7 @@ def test_a_manifest_finding_opens_the_file_at_its_key(faulty_session: Session) -
         async with app.run_test(size=(140, 40)) as pilot:
             await opened(pilot)
             app.screen.query_one(FindingsPane).open_finding(finding)
-            await wait_for(pilot, lambda: isinstance(app.screen, FileScreen))
+            await wait_for(pilot, lambda: showing(app, FileScreen))
             await pilot.pause()
             content = app.screen.query_one("#detail-content", Static)
             await wait_for(pilot, lambda: "lines" in _plain(content))
@@ -161,36 +162,46 @@ def test_search_findings_and_tasks_and_find_in_a_record(faulty_session: Session)
         async with app.run_test(size=(140, 40)) as pilot:
             await opened(pilot)
             await pilot.press("5", "slash")
+            await wait_for(pilot, lambda: isinstance(app.focused, Input))
             await pilot.press(*"EV212")
             pane = app.screen.query_one(FindingsPane)
             await wait_for(pilot, lambda: len(pane.findings) == 1)
             assert pane.findings[0].code == "EV212"
             await pilot.press("enter", "c")  # back to the table, copy the finding
-            await pilot.pause()
+            await wait_for(pilot, lambda: app.clipboard.startswith("EV212 "))
             assert app.clipboard.startswith("EV212 error manifest.json: `method.configuration")
             await pilot.press("2", "slash")
             tasks = app.screen.query_one(TasksPane)
+            # `/` reaches the pane's binding after bubbling up from the table: type once the
+            # search field has the focus, as a person does after seeing it
+            await wait_for(pilot, lambda: isinstance(app.focused, Input))
             task = faulty_session.run.tasks[0]
             await pilot.press(*task)
             await wait_for(pilot, lambda: tasks.order == [task])
             app.screen.open_record(0)  # type: ignore[attr-defined]
-            await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+            await wait_for(pilot, lambda: showing(app, RecordScreen))
             record = app.screen
             assert isinstance(record, RecordScreen)
             await pilot.pause()
-            await pilot.press("slash", *"status")
-            await wait_for(pilot, lambda: bool(record.matches))
-            title = _plain(record.query_one("#detail-title", Static))
+            await pilot.press("slash")
+            await wait_for(pilot, lambda: isinstance(app.focused, Input))
+            await pilot.press(*"status")
+            find_title = record.query_one("#detail-title", Static)
+            # every letter typed is a search (and a new title): wait for the whole word's
+            await wait_for(pilot, lambda: bool(record.matches) and "“status”" in _plain(find_title))
+            title = _plain(find_title)
             assert "match" in title and "“status”" in title
             assert record.query_one("#detail-find", Input).display
             await pilot.press("escape")  # leaves the record (the find box does not trap Esc)
             await wait_for(pilot, lambda: not isinstance(app.screen, RecordScreen))
             app.screen.open_record(0)  # type: ignore[attr-defined]
-            await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+            await wait_for(pilot, lambda: showing(app, RecordScreen))
             await pilot.pause()
             await pilot.press("c")
             assert record.json_text is not None
-            assert app.clipboard == app.screen.json_text  # type: ignore[attr-defined]
+            shown = app.screen
+            assert isinstance(shown, RecordScreen)
+            await wait_for(pilot, lambda: app.clipboard == shown.json_text)
             assert app.clipboard.lstrip().startswith("{")
 
     run(main())
@@ -205,9 +216,9 @@ def test_copy_an_episode_id(example_session: Session) -> None:
             episodes = app.screen.query_one(EpisodesPane)
             await wait_for(pilot, lambda: app.focused is not None)
             await pilot.press("down", "c")
-            await pilot.pause()
             row = int(episodes.shown_rows[1])
-            assert app.clipboard == str(example_session.run.episodes.ids[row])
+            copied = str(example_session.run.episodes.ids[row])
+            await wait_for(pilot, lambda: app.clipboard == copied)
 
     run(main())
 

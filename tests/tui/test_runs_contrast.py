@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_helpers import REPO, run, wait_for
+from tui_helpers import REPO, run, showing, wait_for
 
 from evalview.cli import main
 from evalview.tui.app import EvalViewApp
@@ -50,7 +50,7 @@ def _on_runs(body: Callable[[Pilot[Any], RunsScreen], Awaitable[None]]) -> None:
     async def main_() -> None:
         app = EvalViewApp(FOLDER, jobs=1)
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunsScreen))
+            await wait_for(pilot, lambda: showing(pilot.app, RunsScreen))
             screen = pilot.app.screen
             assert isinstance(screen, RunsScreen)
             await wait_for(pilot, lambda: screen.done)
@@ -67,7 +67,7 @@ def _contrast(marks: list[tuple[str, str]], expected: dict[str, str], check: Any
                  if screen.role_of(i)}
         assert roles == expected
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ContrastScreen))
+        await wait_for(pilot, lambda: showing(pilot.app, ContrastScreen))
         await wait_for(pilot, lambda: "…" not in _body_text(pilot))
         check(_body_text(pilot))
         await pilot.press("escape")

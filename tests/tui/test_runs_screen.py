@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import ProgressBar
-from tui_helpers import REPO, run, wait_for
+from tui_helpers import REPO, run, showing, wait_for
 
 from evalview.tui.app import EvalViewApp
 from evalview.tui.run_screen import RunScreen
@@ -36,7 +36,7 @@ def _folder(tmp_path: Path) -> Path:
 
 
 async def _loaded(pilot: Pilot[Any]) -> RunsScreen:
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunsScreen))
+    await wait_for(pilot, lambda: showing(pilot.app, RunsScreen))
     screen = pilot.app.screen
     assert isinstance(screen, RunsScreen)
     await wait_for(pilot, lambda: screen.done)
@@ -74,20 +74,24 @@ def test_rows_fill_in_with_verdicts_and_reasons(tmp_path: Path) -> None:
 
 def test_sort_and_filters(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        # Each key bubbles from the table up to the screen's binding (and the filter's text
+        # comes back as Input.Changed) over several turns of the loop: wait for the result.
         await pilot.press("s", "s", "s")  # scan order -> verdict -> read -> mean
+        await wait_for(pilot, lambda: screen.sort_key == 3)  # "mean"
         assert _paths(screen) == ["a-low", "c-mid", "b-high", "d-broken.json"]
         await pilot.press("r")
+        await wait_for(pilot, lambda: screen.descending)
         assert _paths(screen)[0] == "d-broken.json" or _paths(screen)[0] == "b-high"
         assert _paths(screen).index("b-high") < _paths(screen).index("a-low")
         await pilot.press("v")  # errors only: none here
-        assert _paths(screen) == []
+        await wait_for(pilot, lambda: _paths(screen) == [])
         await pilot.press("v", "v", "v")  # warnings, clean, unreadable
-        assert _paths(screen) == ["d-broken.json"]
+        await wait_for(pilot, lambda: _paths(screen) == ["d-broken.json"])
         await pilot.press("v")  # all again
         await pilot.press("slash", "m", "i", "d")
-        assert _paths(screen) == ["c-mid"]
+        await wait_for(pilot, lambda: _paths(screen) == ["c-mid"])
         await pilot.press("escape")
-        assert len(_paths(screen)) == 4
+        await wait_for(pilot, lambda: len(_paths(screen)) == 4)
 
     _with(_folder(tmp_path), body)
 
@@ -95,7 +99,7 @@ def test_sort_and_filters(tmp_path: Path) -> None:
 def test_enter_opens_a_read_and_escape_comes_back_to_the_same_row(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
         await pilot.press("down", "down", "enter")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunScreen))
+        await wait_for(pilot, lambda: showing(pilot.app, RunScreen))
         assert pilot.app.sub_title.endswith("c-mid")
         await pilot.press("escape")
         await wait_for(pilot, lambda: pilot.app.screen is screen)
@@ -111,9 +115,10 @@ def test_enter_opens_a_read_and_escape_comes_back_to_the_same_row(tmp_path: Path
 def test_two_marked_reads_compare(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
         await pilot.press("space", "down", "space")
+        await wait_for(pilot, lambda: len(screen.marked) == 2)
         assert [screen.entries[i].candidate.rel for i in screen.marked] == ["a-low", "b-high"]
         await pilot.press("c")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunsCompare))
+        await wait_for(pilot, lambda: showing(pilot.app, RunsCompare))
         assert pilot.app.screen.comparison.a.label.endswith("a-low")  # type: ignore[attr-defined]
         await pilot.press("escape")
         await wait_for(pilot, lambda: pilot.app.screen is screen)
@@ -145,7 +150,7 @@ def test_enter_on_a_named_read_opens_that_read(tmp_path: Path) -> None:
         names = [r.read if r is not None else None for r in reads]
         assert names == ["eval_results_400", "eval_results_800"]
         await pilot.press("down", "enter")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunScreen))
+        await wait_for(pilot, lambda: showing(pilot.app, RunScreen))
         assert pilot.app.sub_title.endswith("[eval_results_800]")
         session = pilot.app.session  # type: ignore[attr-defined]
         assert session is not None and session.run.identity.run_id == "eval_results_800"

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
-from tui_helpers import EXAMPLE, REPO, SIZE, opened, run, wait_for, with_app
+from tui_helpers import EXAMPLE, REPO, SIZE, opened, run, showing, wait_for, with_app
 
 from evalview.model.run import ERROR
 from evalview.session import Session, open_session
@@ -161,6 +161,7 @@ def test_tasks_table_lists_scorecard_rows_and_sorts(example_session: Session) ->
         row = table.get_row(card.tasks[0].task)
         assert f"{100 * lo:.1f} %" in str(row[2]) and f"{100 * hi:.1f} %" in str(row[2])
         await pilot.press("s")  # next column after rate: the Wilson interval
+        await wait_for(pilot, lambda: pane.sort_key == "wilson")  # the key bubbles to the app
         assert pane.sort_key == "wilson"
 
     with_app(example_session, body)
@@ -181,14 +182,14 @@ def test_open_task_then_episode_then_back(example_session: Session) -> None:
         assert all(ep.task[r] == task for r in pane.shown_rows)
         await wait_for(pilot, lambda: isinstance(app.focused, VirtualTable))
         await pilot.press("down", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        await wait_for(pilot, lambda: showing(app, RecordScreen))
         record = app.screen
         assert isinstance(record, RecordScreen)
         assert record.row == int(pane.shown_rows[1])
         where = _text(app, "#detail-where")
         assert f"line {int(ep.line[record.row])}" in where
         await pilot.press("escape")
-        assert isinstance(app.screen, RunScreen)
+        await wait_for(pilot, lambda: showing(app, RunScreen))
         assert _active(app) == "episodes"
 
     with_app(example_session, body)
@@ -201,7 +202,7 @@ def test_filters_and_search_narrow_the_episodes(example_session: Session) -> Non
         ep = example_session.run.episodes
         assert len(pane.shown_rows) == len(ep)
         await pilot.press("slash", *"seed1002")
-        await pilot.pause()
+        await wait_for(pilot, lambda: pane.filter.text == "seed1002")  # Input.Changed, relayed
         assert pane.filter.text == "seed1002"
         assert list(pane.shown_rows) == [i for i in range(len(ep)) if "seed1002" in ep.ids[i]]
         pane.set_filter(EpisodeFilter(status=ERROR))
@@ -213,6 +214,7 @@ def test_filters_and_search_narrow_the_episodes(example_session: Session) -> Non
         assert len(pane.shown_rows) == int(np.count_nonzero(ep.success == 1))
         app.screen.query_one(VirtualTable).focus()
         await pilot.press("x")
+        await wait_for(pilot, lambda: len(pane.shown_rows) == len(ep))
         assert len(pane.shown_rows) == len(ep)
 
     with_app(example_session, body)
@@ -232,8 +234,7 @@ def test_errors_cell_lists_its_episodes(example_session: Session) -> None:
         column = 1 + list(card.error_categories).index(category)
         matrix.move_cursor(row=row, column=column)
         await pilot.press("enter")
-        await pilot.pause()
-        assert _active(app) == "episodes"
+        await wait_for(pilot, lambda: _active(app) == "episodes")  # a worker switches the tab
         pane = app.screen.query_one(EpisodesPane)
         ep = example_session.run.episodes
         assert len(pane.shown_rows) == task.error_categories[category]
@@ -257,7 +258,7 @@ def test_finding_opens_its_record(faulty_session: Session) -> None:
         explanation = _plain(pane.query_one("#rule-explanation", Static).content)
         assert finding.code in explanation
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        await wait_for(pilot, lambda: showing(app, RecordScreen))
         assert isinstance(app.screen, RecordScreen)
         assert int(faulty_session.run.episodes.line[app.screen.row]) == finding.line
 
@@ -277,7 +278,7 @@ def test_finding_about_a_file_opens_the_file(faulty_session: Session) -> None:
         table.focus()
         table.move_to(index)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, FileScreen))
+        await wait_for(pilot, lambda: showing(app, FileScreen))
         assert isinstance(app.screen, FileScreen)
         assert app.screen.rel == pane.findings[index].file
         await wait_for(pilot, lambda: "reading" not in _text(app, "#detail-content"))
@@ -291,9 +292,9 @@ def test_finding_about_a_file_opens_the_file(faulty_session: Session) -> None:
 def test_help_screen_and_quit(example_session: Session) -> None:
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         await pilot.press("question_mark")
-        assert isinstance(app.screen, HelpScreen)
+        await wait_for(pilot, lambda: showing(app, HelpScreen))
         await pilot.press("escape")
-        assert isinstance(app.screen, RunScreen)
+        await wait_for(pilot, lambda: showing(app, RunScreen))
         ids = {b.binding.id for b in app.screen.active_bindings.values()}
         assert {"app.quit", "app.help", "app.palette"} <= ids
         await pilot.press("q")
@@ -310,7 +311,7 @@ def test_command_palette_jumps_to_an_episode(example_session: Session) -> None:
         await pilot.press(*target)
         await pilot.pause(0.5)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        await wait_for(pilot, lambda: showing(app, RecordScreen))
         assert isinstance(app.screen, RecordScreen)
         assert example_session.run.episodes.ids[app.screen.row] == target
 
@@ -336,9 +337,9 @@ def test_typing_q_in_the_search_box_searches_instead_of_quitting(
 ) -> None:
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         await pilot.press("3", "slash", "q")
-        await pilot.pause()
+        pane = app.screen.query_one(EpisodesPane)
+        await wait_for(pilot, lambda: pane.filter.text == "q")
         assert app.is_running
-        assert app.screen.query_one(EpisodesPane).filter.text == "q"
 
     with_app(example_session, body)
 
@@ -351,10 +352,9 @@ def test_mouse_click_moves_the_cursor_and_a_second_click_opens(
         await pilot.pause()
         table = app.screen.query_one("#episodes-table", VirtualTable)
         await pilot.click(table, offset=(30, 3))  # line 0 is the header: row 2
-        await pilot.pause()
-        assert table.cursor_row == 2
+        await wait_for(pilot, lambda: table.cursor_row == 2)
         await pilot.click(table, offset=(30, 3))
-        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        await wait_for(pilot, lambda: showing(app, RecordScreen))
         assert isinstance(app.screen, RecordScreen)
         assert app.screen.row == 2
 
@@ -370,7 +370,7 @@ def test_an_unattempted_case_says_it_has_no_record() -> None:
     async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
         assert isinstance(app.screen, RunScreen)
         app.screen.open_record(int(unattempted[0]))
-        await wait_for(pilot, lambda: isinstance(app.screen, RecordScreen))
+        await wait_for(pilot, lambda: showing(app, RecordScreen))
         await pilot.pause()
         assert "never attempted" in _text(app, "#detail-content")
 
@@ -392,7 +392,6 @@ def test_an_80_column_terminal_keeps_the_headline_and_scrolls_tables_sideways(
             await wait_for(pilot, lambda: app.focused is table)
             assert table.virtual_size.width > table.size.width
             await pilot.press("right", "right", "right")
-            await pilot.pause()
-            assert table.scroll_offset.x > 0
+            await wait_for(pilot, lambda: table.scroll_offset.x > 0)
 
     run(main())

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import REPO, wait_for
+from tui_helpers import REPO, showing, wait_for
 
 from evalview.samples import generate_candidate_read, write_sample_runs
 from evalview.session import PsrFiles
@@ -40,7 +40,7 @@ def _ready(screen: type[Any], *keys: str) -> Callable[[Pilot[Any]], Any]:
     """Wait for the worker to show `screen`, then press `keys`."""
 
     async def before(pilot: Pilot[Any]) -> None:
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, screen))
+        await wait_for(pilot, lambda: showing(pilot.app, screen))
         await pilot.pause()
         if keys:
             await pilot.press(*keys)

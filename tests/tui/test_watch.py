@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import run, wait_for
+from tui_helpers import run, showing, wait_for
 
 import evalview.tui.app as app_module
 import evalview.tui.runs_screen as runs_module
@@ -42,7 +42,7 @@ def test_fixing_a_record_makes_its_finding_disappear(tmp_path: Path) -> None:
     async def main() -> None:
         app = EvalViewApp(root, watch=True)
         async with app.run_test(size=(140, 36)) as pilot:
-            await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunScreen))
+            await wait_for(pilot, lambda: showing(pilot.app, RunScreen))
             assert app.session is not None and app.session.counts["error"] >= 1
             before = app.session
             _break_summary(root, -1)  # the reviewer fixes the file
@@ -50,7 +50,7 @@ def test_fixing_a_record_makes_its_finding_disappear(tmp_path: Path) -> None:
             assert app.session is not None and app.session.counts["error"] == 0
             assert isinstance(app.screen, RunScreen) and app.screen.session is app.session
             await pilot.press("w")  # stop watching: a further change is not re-read
-            assert not app.watching
+            await wait_for(pilot, lambda: not app.watching)
             shown = app.session
             _break_summary(root, 1)
             await pilot.pause(0.8)
@@ -77,7 +77,7 @@ def test_the_runs_screen_picks_up_new_and_changed_reads(tmp_path: Path) -> None:
     async def main() -> None:
         app = EvalViewApp(folder, jobs=1, watch=True)
         async with app.run_test(size=(150, 30)) as pilot:
-            await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunsScreen))
+            await wait_for(pilot, lambda: showing(pilot.app, RunsScreen))
             screen = pilot.app.screen
             assert isinstance(screen, RunsScreen)
             await wait_for(pilot, lambda: screen.done)

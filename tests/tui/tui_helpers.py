@@ -7,7 +7,9 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from evalview.session import Session
 from evalview.tui.app import EvalViewApp
@@ -28,7 +30,7 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coro)
 
 
-async def wait_for(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 20.0) -> None:
+async def wait_for(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 30.0) -> None:
     """Poll `cond` between frames; fail with a clear message after `timeout` seconds."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
@@ -36,6 +38,14 @@ async def wait_for(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float =
         if loop.time() > end:
             raise AssertionError(f"condition not met within {timeout} s")
         await pilot.pause(0.05)
+
+
+def showing(app: App[Any], kind: type[Screen[Any]]) -> bool:
+    """True once `kind` is the current screen and has mounted its widgets. A pushed screen is
+    current at once but composes over the next turns of the loop, so a query made as soon as
+    it is current can find nothing (on a loaded machine, often)."""
+    screen = app.screen
+    return isinstance(screen, kind) and screen.is_mounted
 
 
 async def opened(pilot: Pilot[Any]) -> RunScreen:
