@@ -54,6 +54,7 @@ def test_single_seed_arms_tab_labels_every_row() -> None:
             assert wilson[1] == "14.9–38.8 %"  # 12 / 48, the read under cold-start-only
             measured = app.query_one("#measured-table", DataTable)
             assert set(_cells(measured, "label")) == {SINGLE_SEED_LABEL}
+
     asyncio.run(main())
 
 
@@ -70,6 +71,7 @@ def test_keys_switch_tabs_and_findings_list_every_finding() -> None:
             await _until(pilot, lambda: app.query_one(TabbedContent).active == "measured")
             caveat = str(app.query_one("#measured-caveat", Static).render())
             assert "measured, not matched" in caveat
+
     asyncio.run(main())
 
 
@@ -84,6 +86,7 @@ def test_controls_mark_the_undeclared_difference() -> None:
             assert "allowed differences  run.mode, train.cycles" in text
             header = str(app.query_one("#harness-header", Static).render())
             assert "refused" in header and "2 errors" in header
+
     asyncio.run(main())
 
 
@@ -97,6 +100,7 @@ def test_three_seed_contrasts_are_paired() -> None:
             table = app.query_one("#arms-table", DataTable)
             assert table.row_count == 5 + 15
             assert "label" not in [str(c.label) for c in table.columns.values()]
+
     asyncio.run(main())
 
 

@@ -48,12 +48,15 @@ def screen_text(app: EvalViewApp) -> str:
     """Every character the current screen paints, as the terminal would receive it (unstyled)."""
     width, height = app.size
     console = Console(
-        width=width, height=height, file=io.StringIO(), record=True, color_system=None,
-        legacy_windows=False, safe_box=False,
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        record=True,
+        color_system=None,
+        legacy_windows=False,
+        safe_box=False,
     )
-    update = app.screen._compositor.render_update(
-        full=True, screen_stack=app._background_screens
-    )
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
     console.print(update)
     return console.export_text(styles=False)
 
@@ -317,8 +320,15 @@ def test_compare_screen_shows_hostile_task_names_literally(tmp_path: Path) -> No
 def test_checkpoint_inputs_screen_shows_hostile_rows_literally(tmp_path: Path) -> None:
     from evalview.tui.partial_credit import CheckpointInputsScreen
 
-    row = {"stage": "main", "task": TASKS["task-01"], "success": False,
-           "message": "Logs: 3/5, Kills: 0/3", "CCE": 0.0, "rounds": 3, "chats": 1}
+    row = {
+        "stage": "main",
+        "task": TASKS["task-01"],
+        "success": False,
+        "message": "Logs: 3/5, Kills: 0/3",
+        "CCE": 0.0,
+        "rounds": 3,
+        "chats": 1,
+    }
     inputs = tmp_path / "inputs.json"
     inputs.write_text(json.dumps({POLICY: [row, {**row, "task": TASKS["task-00"]}]}))
     # a verifier message evalview psr refuses: the refusal quotes it

@@ -69,7 +69,10 @@ def test_checkpoint_inputs_open_in_the_app_shell_with_the_psr_numbers() -> None:
         title = str(app.screen.query_one("#psr-checkpoints-title", Static).render())
         assert "task_04_shelter" in title
         assert _cells(pane.query_one("#psr-checkpoints", DataTable))[0][:4] == [
-            "Planks", "quantity", "14", "16"
+            "Planks",
+            "quantity",
+            "14",
+            "16",
         ]
         await pilot.press("e")  # nothing to export: says so instead of failing
         await pilot.pause()
@@ -93,8 +96,15 @@ def test_a_refused_checkpoint_inputs_file_shows_the_refusal_and_exits_1() -> Non
 
 
 def test_duplicate_rows_are_refused_with_the_rows_named(tmp_path: Path) -> None:
-    row = {"stage": "main", "task": "t1", "success": False, "message": "Logs: 1/2",
-           "CCE": 0.0, "rounds": 3, "chats": 1}
+    row = {
+        "stage": "main",
+        "task": "t1",
+        "success": False,
+        "message": "Logs: 1/2",
+        "CCE": 0.0,
+        "rounds": 3,
+        "chats": 1,
+    }
     bad = tmp_path / "inputs.json"
     bad.write_text(json.dumps({"m": [row, row]}))
 

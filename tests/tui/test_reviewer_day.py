@@ -250,8 +250,6 @@ def test_a_refused_read_is_scored_anyway_with_a_key(tmp_path: Path) -> None:
     run(main())
 
 
-
-
 def test_no_color_turns_the_app_monochrome(
     monkeypatch: pytest.MonkeyPatch, example_session: Session
 ) -> None:

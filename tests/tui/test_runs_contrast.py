@@ -47,6 +47,7 @@ def _body_text(pilot: Pilot[Any]) -> str:
 
 def _on_runs(body: Callable[[Pilot[Any], RunsScreen], Awaitable[None]]) -> None:
     """`evalview sample_runs/replicates`, every row read, then `body`."""
+
     async def main_() -> None:
         app = EvalViewApp(FOLDER, jobs=1)
         async with app.run_test(size=SIZE) as pilot:
@@ -63,8 +64,11 @@ def _contrast(marks: list[tuple[str, str]], expected: dict[str, str], check: Any
     async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
         for rel, key in marks:
             await _mark(pilot, screen, rel, key)
-        roles = {screen.entries[i].candidate.rel: screen.role_of(i) for i in screen.view
-                 if screen.role_of(i)}
+        roles = {
+            screen.entries[i].candidate.rel: screen.role_of(i)
+            for i in screen.view
+            if screen.role_of(i)
+        }
         assert roles == expected
         await pilot.press("x")
         await wait_for(pilot, lambda: showing(pilot.app, ContrastScreen))
@@ -72,16 +76,22 @@ def _contrast(marks: list[tuple[str, str]], expected: dict[str, str], check: Any
         check(_body_text(pilot))
         await pilot.press("escape")
         await wait_for(pilot, lambda: pilot.app.screen is screen)
-        assert {screen.entries[i].candidate.rel: screen.role_of(i) for i in screen.view
-                if screen.role_of(i)} == roles
+        assert {
+            screen.entries[i].candidate.rel: screen.role_of(i)
+            for i in screen.view
+            if screen.role_of(i)
+        } == roles
 
     _on_runs(body)
 
 
 def test_marked_replicates_contrast_as_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     marks = [(f"planner-{m}/ft-seed-{s}", m.upper()) for m in "ab" for s in SEEDS]
-    mean = _cli_mean([f"{s}={FOLDER}/planner-a/ft-seed-{s}" for s in SEEDS],
-                     [f"{s}={FOLDER}/planner-b/ft-seed-{s}" for s in SEEDS], capsys)
+    mean = _cli_mean(
+        [f"{s}={FOLDER}/planner-a/ft-seed-{s}" for s in SEEDS],
+        [f"{s}={FOLDER}/planner-b/ft-seed-{s}" for s in SEEDS],
+        capsys,
+    )
     shown: list[str] = []
     _contrast(marks, dict(marks), shown.append)
     text = " ".join(shown[0].split())
@@ -94,8 +104,18 @@ def test_unpaired_replicates_are_refused_in_words(capsys: pytest.CaptureFixture[
     marks = [(f"planner-a/ft-seed-{s}", "A") for s in SEEDS]
     marks += [(f"planner-b/ft-seed-{s}", "B") for s in SEEDS[:2]]
     capsys.readouterr()
-    assert main(["contrast", "--a", *(f"{s}={FOLDER}/planner-a/ft-seed-{s}" for s in SEEDS),
-                 "--b", *(f"{s}={FOLDER}/planner-b/ft-seed-{s}" for s in SEEDS[:2])]) == 1
+    assert (
+        main(
+            [
+                "contrast",
+                "--a",
+                *(f"{s}={FOLDER}/planner-a/ft-seed-{s}" for s in SEEDS),
+                "--b",
+                *(f"{s}={FOLDER}/planner-b/ft-seed-{s}" for s in SEEDS[:2]),
+            ]
+        )
+        == 1
+    )
     shown: list[str] = []
     _contrast(marks, dict(marks), shown.append)
     text = " ".join(shown[0].split())
@@ -110,8 +130,22 @@ def test_relative_with_b_as_its_own_bc(capsys: pytest.CaptureFixture[str]) -> No
     marks += [(f"planner-b/ft-seed-{s}", "C") for s in SEEDS]
     b = [f"{s}={FOLDER}/planner-b/ft-seed-{s}" for s in SEEDS]
     capsys.readouterr()
-    assert main(["contrast", "--a", *(f"{s}={FOLDER}/planner-a/ft-seed-{s}" for s in SEEDS),
-                 "--b", *b, "--relative", "--bc", *b, "--json"]) == 0
+    assert (
+        main(
+            [
+                "contrast",
+                "--a",
+                *(f"{s}={FOLDER}/planner-a/ft-seed-{s}" for s in SEEDS),
+                "--b",
+                *b,
+                "--relative",
+                "--bc",
+                *b,
+                "--json",
+            ]
+        )
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     expected = dict(marks) | {f"planner-b/ft-seed-{s}": "B+C" for s in SEEDS}
     shown: list[str] = []
@@ -126,8 +160,7 @@ def test_a_mark_pressed_twice_is_undone_and_one_side_is_not_contrasted() -> None
         await _mark(pilot, screen, "planner-a/ft-seed-1", "A")
         await _mark(pilot, screen, "planner-a/ft-seed-2", "B")
         await _mark(pilot, screen, "planner-a/ft-seed-2", "B")
-        assert [screen.entries[i].candidate.rel for i in screen.roles] == [
-            "planner-a/ft-seed-1"]
+        assert [screen.entries[i].candidate.rel for i in screen.roles] == ["planner-a/ft-seed-1"]
         await pilot.press("x")
         await pilot.pause()
         assert pilot.app.screen is screen

@@ -66,8 +66,9 @@ def test_the_runs_screen_picks_up_new_and_changed_reads(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
         assert [e.candidate.rel for e in screen.entries] == ["a"]
         write_run(folder / "b", outcomes_for({"t": (2, 3)}, 3))
-        await wait_for(pilot, lambda: [e.candidate.rel for e in screen.entries] == ["a", "b"]
-                       and screen.done)
+        await wait_for(
+            pilot, lambda: [e.candidate.rel for e in screen.entries] == ["a", "b"] and screen.done
+        )
         assert screen.entries[1].row is not None and screen.entries[1].row.successes == 2
         kept = screen.entries[1].row
         _break_summary(first, 1)

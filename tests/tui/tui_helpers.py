@@ -58,9 +58,7 @@ async def opened(pilot: Pilot[Any]) -> RunScreen:
     return screen
 
 
-def with_app(
-    session: Session, body: Callable[[Pilot[Any], EvalViewApp], Awaitable[None]]
-) -> None:
+def with_app(session: Session, body: Callable[[Pilot[Any], EvalViewApp], Awaitable[None]]) -> None:
     """Open a preloaded session in a pilot and run `body`."""
 
     async def main() -> None:
