@@ -113,3 +113,20 @@ def test_keys_typed_while_the_episodes_pane_is_mounted_wait_for_it(
             assert shown_ids(pane) == []
 
     run(main())
+
+
+
+@pytest.mark.parametrize(("tab", "field_id"), [("2", "#tasks-search"), ("5", "#findings-search")])
+def test_a_search_typed_right_after_slash_in_the_tasks_and_findings_tabs(
+    faulty_session: Session, tab: str, field_id: str
+) -> None:
+    """The same burst in the Tasks and Findings tabs: `/` then the text, no pause. A `/` typed
+    in the field is text."""
+
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        await pilot.press(tab)
+        burst(app, "/ev2/")
+        field = app.screen.query_one(field_id, Input)
+        await wait_for(pilot, lambda: field.value == "ev2/")
+
+    with_app(faulty_session, body)

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
-from textual.widgets import ProgressBar
+from textual.widgets import Input, ProgressBar
 from tui_helpers import REPO, run, showing, wait_for
 
 from evalview.tui.app import EvalViewApp
@@ -159,3 +160,17 @@ def test_enter_on_a_named_read_opens_that_read(tmp_path: Path) -> None:
         assert pilot.app.read is None  # type: ignore[attr-defined]
 
     _with(root, body)
+
+
+def test_a_filter_typed_right_after_slash_is_not_lost(tmp_path: Path) -> None:
+    """`/mid` arriving at once (a fast typist, a paste): the focus is on the filter before the
+    app forwards `m`; a `/` typed in the filter is text (reads' paths have them)."""
+
+    async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        for ch in "/mid/":
+            pilot.app.post_message(events.Key("slash" if ch == "/" else ch, ch))
+        box = screen.query_one("#runs-search", Input)
+        await wait_for(pilot, lambda: box.value == "mid/")
+        assert screen.search == "mid/"
+
+    _with(_folder(tmp_path), body)

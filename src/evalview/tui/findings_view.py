@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 from rich.text import Text
 from textual import on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -117,7 +118,11 @@ class FindingsPane(Vertical):
     """The table of findings and, beneath, what the highlighted rule means."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "search", "Search", id="findings.search"),
+        # Priority, as in the Episodes pane: the focus is on the field before the app forwards
+        # the next key (a plain binding ran only after `/` bubbled back up from the table, and
+        # the keys typed right after it were lost); `action_search` lets a `/` typed in the
+        # field through as text.
+        Binding("slash", "search", "Search", id="findings.search", priority=True),
         Binding("c", "copy", "Copy", id="findings.copy"),
     ]
 
@@ -194,7 +199,10 @@ class FindingsPane(Vertical):
         self.query_one(VirtualTable).focus()
 
     def action_search(self) -> None:
-        self.query_one("#findings-search", Input).focus()
+        field = self.query_one("#findings-search", Input)
+        if self.screen.focused is field:
+            raise SkipAction()  # `/` in the field is text
+        self.screen.set_focus(field)  # not `focus()`: that waits behind the keys already queued
 
     def action_copy(self) -> None:
         table = self.query_one(VirtualTable)
@@ -204,6 +212,8 @@ class FindingsPane(Vertical):
     @on(VirtualTable.Highlighted, "#findings-table")
     def _explain(self, event: VirtualTable.Highlighted) -> None:
         event.stop()
+        if not 0 <= event.index < len(self.findings):
+            return  # a highlight of the list before a search typed since narrowed it
         f = self.findings[event.index]
         text = rule_text(f.code)
         text.append("\n")
@@ -213,7 +223,8 @@ class FindingsPane(Vertical):
     @on(VirtualTable.Selected, "#findings-table")
     def _open(self, event: VirtualTable.Selected) -> None:
         event.stop()
-        self.open_finding(self.findings[event.index])
+        if 0 <= event.index < len(self.findings):  # (same: the list may have narrowed since)
+            self.open_finding(self.findings[event.index])
 
     def open_finding(self, finding: Finding) -> None:
         """Show every episode of a grouped finding, else the record it names, else its file

@@ -20,6 +20,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -143,7 +144,11 @@ class RunsScreen(Screen[None]):
         Binding("s", "sort", "Sort", id="runs.sort"),
         Binding("r", "reverse", "Reverse", id="runs.reverse"),
         Binding("v", "verdict", "Verdict filter", id="runs.verdict"),
-        Binding("slash", "search", "Filter", id="runs.search"),
+        # Priority, as in the Episodes pane: the focus is on the field before the app forwards
+        # the next key (a plain binding ran only after `/` bubbled back up from the table, and
+        # the keys typed right after it were lost); `action_search` lets a `/` typed in the
+        # field through as text.
+        Binding("slash", "search", "Filter", id="runs.search", priority=True),
         Binding("space", "mark", "Mark A/B", id="runs.mark"),
         Binding("c", "compare", "Compare A B", id="runs.compare"),
         Binding("A", "role('A')", "Set A", show=False, id="runs.set-a"),
@@ -464,8 +469,10 @@ class RunsScreen(Screen[None]):
 
     def action_search(self) -> None:
         box = self.query_one("#runs-search", Input)
+        if self.focused is box:
+            raise SkipAction()  # `/` in the field is text (a read's path has them)
         box.display = True
-        box.focus()
+        self.set_focus(box)  # not `focus()`: that waits behind the keys already queued
 
     @on(Input.Changed, "#runs-search")
     def _search_changed(self, event: Input.Changed) -> None:

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -46,7 +47,11 @@ class TasksPane(Vertical):
         Binding("s", "sort_next", "Sort", id="tasks.sort"),
         Binding("r", "reverse", "Reverse", id="tasks.reverse"),
         Binding("g", "next_group", "Group", id="tasks.group"),
-        Binding("slash", "search", "Search", id="tasks.search"),
+        # Priority, as in the Episodes pane: the focus is on the field before the app forwards
+        # the next key (a plain binding ran only after `/` bubbled back up from the table, and
+        # the keys typed right after it were lost); `action_search` lets a `/` typed in the
+        # field through as text.
+        Binding("slash", "search", "Search", id="tasks.search", priority=True),
     ]
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
@@ -171,7 +176,10 @@ class TasksPane(Vertical):
         self._fill()
 
     def action_search(self) -> None:
-        self.query_one("#tasks-search", Input).focus()
+        field = self.query_one("#tasks-search", Input)
+        if self.screen.focused is field:
+            raise SkipAction()  # `/` in the field is text
+        self.screen.set_focus(field)  # not `focus()`: that waits behind the keys already queued
 
     @on(Input.Changed, "#tasks-search")
     def _search(self, event: Input.Changed) -> None:
