@@ -214,8 +214,9 @@ class RunsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(f"[bold]{escape(str(self.root))}[/]  looking for reads…", id="runs-title")
         yield ProgressBar(total=None, show_eta=False, id="runs-bar")
-        yield Input(placeholder="filter: part of a path, policy, benchmark or checkpoint",
-                    id="runs-search")
+        yield Input(
+            placeholder="filter: part of a path, policy, benchmark or checkpoint", id="runs-search"
+        )
         yield VirtualTable(COLUMNS, id="runs-table")
         yield Static("", id="runs-status")
         yield Footer()
@@ -245,15 +246,11 @@ class RunsScreen(Screen[None]):
             return
         kept = keep or {}
         self.post_message(self.Found(found, kept, generation))
-        todo = [
-            (i, c) for i, c in enumerate(found.entries) if (c.rel, c.kind) not in kept
-        ]
+        todo = [(i, c) for i, c in enumerate(found.entries) if (c.rel, c.kind) not in kept]
         items = [(str(self.root), c) for _i, c in todo]
         jobs = self.jobs or default_jobs()
         work_fn = partial(row_of_item, options=ScoreOptions(bootstrap=0))
-        results = map_completed(
-            work_fn, items, jobs, method="forkserver", local_until_ready=True
-        )
+        results = map_completed(work_fn, items, jobs, method="forkserver", local_until_ready=True)
         try:
             for k, rows in results:
                 if worker.is_cancelled:
@@ -443,8 +440,12 @@ class RunsScreen(Screen[None]):
         if self.search:
             extra.append(f"filter: {self.search!r}")
         if self.marked:
-            extra.append("marked " + ", ".join(
-                f"{'AB'[i]} {self.entries[m].candidate.rel}" for i, m in enumerate(self.marked)))
+            extra.append(
+                "marked "
+                + ", ".join(
+                    f"{'AB'[i]} {self.entries[m].candidate.rel}" for i, m in enumerate(self.marked)
+                )
+            )
         if self.roles or self.bc:
             counts = Counter(self.roles.values())
             counts["BC"] = len(self.bc)
@@ -584,8 +585,7 @@ class RunsScreen(Screen[None]):
             self.notify("Still reading this one…")
             return
         if entry.row.status == "unreadable":
-            self.notify(entry.row.reason or "cannot be read", title="Unreadable",
-                        severity="error")
+            self.notify(entry.row.reason or "cannot be read", title="Unreadable", severity="error")
             return
         open_read = getattr(self.app, "open_read", None)
         if open_read is not None:

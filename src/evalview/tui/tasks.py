@@ -67,8 +67,9 @@ class TasksPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="tasks-title", classes="pane-title")
-        yield Input(placeholder="search task names…  (/)", id="tasks-search", compact=True,
-                    classes="search")
+        yield Input(
+            placeholder="search task names…  (/)", id="tasks-search", compact=True, classes="search"
+        )
         yield DataTable(id="tasks-table", cursor_type="row", zebra_stripes=True)
 
     #: Narrower than this, the bar column goes (the Wilson interval keeps its numbers).
