@@ -38,8 +38,11 @@ def main() -> None:
 
     loading.LoadingScreen.on_mount = loading_mounted  # type: ignore[attr-defined]
 
-    stages = {0: "worker: reading started", 1: "worker: read (auditing starts)",
-              2: "worker: audited (scoring starts)"}
+    stages = {
+        0: "worker: reading started",
+        1: "worker: read (auditing starts)",
+        2: "worker: audited (scoring starts)",
+    }
     original_post = app_cls.post_message
 
     def post_message(self: Any, message: Any) -> bool:
