@@ -9,11 +9,13 @@ run's files with orjson (bench_check.py's parse floor), measured alternately wit
 
     python bench/gen_big_run.py                     # once: bench/out/big-run
     python bench/bench_first_paint.py [RUN] [--repeat 5]
+    python bench/bench_first_paint.py [RUN] --phases     # the CPU at each step, in process
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -76,13 +78,60 @@ def app_cpu(run: Path) -> dict[str, float]:
     return out
 
 
+def phases(run: Path) -> dict[str, float]:
+    """One run of first_paint_phases.py in a real 160x48 terminal: CPU seconds at each step."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        raise SystemExit("tmux is needed (apt-get install tmux)")
+    work = Path(tempfile.mkdtemp(prefix="evalview-phases-"))
+    base = [tmux, "-S", str(work / "tmux")]
+    out = work / "marks.json"
+    probe = Path(__file__).with_name("first_paint_phases.py")
+    try:
+        subprocess.run(
+            [*base, "new-session", "-d", "-x", "160", "-y", "48",
+             f"exec {sys.executable} {probe} {run} {out}"],
+            check=True,
+        )
+        end = time.monotonic() + 120
+        while time.monotonic() < end and not out.exists():
+            time.sleep(0.05)
+        if not out.exists():
+            raise SystemExit("the phases probe did not finish within 120 s")
+        time.sleep(0.05)  # the file is written in one call; let it close
+        marks: dict[str, float] = json.loads(out.read_text())
+        return marks
+    finally:
+        subprocess.run([*base, "kill-server"], capture_output=True, check=False)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def print_phases(run: Path, repeat: int) -> None:
+    """The median CPU time at each step, and each step's own share."""
+    samples = [phases(run) for _ in range(repeat)]
+    names = sorted(samples[0], key=lambda k: statistics.median(s[k] for s in samples))
+    print(f"where the CPU goes on the way to the run screen (median of {repeat}, CPU-s):")
+    before = 0.0
+    for name in names:
+        at = statistics.median(s[name] for s in samples)
+        print(f"  {at:5.2f}  (+{at - before:4.2f})  {name}")
+        before = at
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", nargs="?", type=Path, default=DEFAULT_RUN)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--phases", action="store_true",
+        help="instead: where the CPU goes, step by step (bench/first_paint_phases.py)",
+    )
     args = parser.parse_args(argv)
     if not (args.run / "manifest.json").exists():
         raise SystemExit(f"{args.run} is missing: run `python bench/gen_big_run.py` first")
+    if args.phases:
+        print_phases(args.run, args.repeat)
+        return 0
     floor_cmd = [sys.executable, "-c", "import textual.app\n" + PARSE_FLOOR, str(args.run)]
     measure(floor_cmd)  # warm the page cache and .pyc files
     app_cpu(args.run)

@@ -130,6 +130,8 @@ def test_the_loading_screen_shows_the_reading_fraction() -> None:
     seen: list[tuple[int, float]] = []
 
     class Recording(EvalViewApp):
+        PROGRESS_INTERVAL = 0.0  # the sample reads in milliseconds; every 5 % step is posted
+
         def on_eval_view_app_progress(self, message: Any) -> None:
             seen.append((message.index, message.done))
             super().on_eval_view_app_progress(message)
@@ -149,3 +151,25 @@ def test_the_loading_screen_shows_the_reading_fraction() -> None:
     reading = [d for i, d in seen if i == 0]
     assert any(0.0 < d < 1.0 for d in reading), seen
     assert [i for i, _ in seen] == sorted(i for i, _ in seen)
+
+
+def test_the_loading_bar_repaints_at_most_once_per_interval_within_a_stage() -> None:
+    """Each repaint takes the GIL from the reader: within one stage a post waits for
+    PROGRESS_INTERVAL seconds (here longer than the whole read), while each new stage still shows
+    at once."""
+    seen: list[int] = []
+
+    class Recording(EvalViewApp):
+        PROGRESS_INTERVAL = 3600.0
+
+        def on_eval_view_app_progress(self, message: Any) -> None:
+            seen.append(message.index)
+            super().on_eval_view_app_progress(message)
+
+    async def main() -> None:
+        app = Recording(SAMPLE)
+        async with app.run_test(size=SIZE) as pilot:
+            await opened(pilot)
+
+    run(main())
+    assert seen == sorted(set(seen)) and len(seen) >= 2, seen  # one post per stage

@@ -1,0 +1,81 @@
+"""Run `evalview RUN` as the console script does, recording the process's CPU time at each step
+of the way to the run screen, then quit. Used by `bench_first_paint.py --phases`; run it in a
+real terminal (tmux), where Textual draws to a real screen.
+
+    python bench/first_paint_phases.py RUN OUT.json
+
+Steps (process CPU seconds, `time.process_time`, both threads): the app imported; the loading
+screen composed and its first frame refreshed; the worker's read, audit and score (from the
+stage callbacks); the Loaded message on the UI thread; the run screen's first frame refreshed.
+The seed bootstrap is not started (it runs after the run screen, off the path measured here).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def main() -> None:
+    run, out = sys.argv[1], Path(sys.argv[2])
+    marks: dict[str, float] = {}
+
+    def mark(name: str) -> None:
+        marks.setdefault(name, time.process_time())
+
+    from evalview.tui import app as app_module
+    from evalview.tui import loading
+
+    mark("imports: the app module (textual.app and the loading screen)")
+    app_cls: Any = app_module.EvalViewApp
+
+    def loading_mounted(self: Any) -> None:
+        self.call_after_refresh(lambda: mark("loading screen: first frame refreshed"))
+
+    loading.LoadingScreen.on_mount = loading_mounted  # type: ignore[attr-defined]
+
+    stages = {
+        0: "worker: reading started",
+        1: "worker: read (auditing starts)",
+        2: "worker: audited (scoring starts)",
+    }
+    original_post = app_cls.post_message
+
+    def post_message(self: Any, message: Any) -> bool:
+        name = type(message).__name__
+        if name == "Progress" and message.index in stages:
+            mark(stages[message.index])
+        elif name == "Loaded":
+            mark("worker: scored, run screen modules imported")
+        return bool(original_post(self, message))
+
+    app_cls.post_message = post_message
+    original_loaded = app_cls.on_eval_view_app_loaded
+
+    def on_loaded(self: Any, message: Any) -> None:
+        mark("UI thread: Loaded message taken")
+        original_loaded(self, message)
+
+        def shown() -> None:
+            mark("run screen: first frame refreshed")
+            self.exit()
+
+        self.call_after_refresh(shown)
+
+    app_cls.on_eval_view_app_loaded = on_loaded
+    app_cls._bootstrap = lambda self, session: None
+
+    from evalview.cli import main as evalview_main
+
+    sys.argv = ["evalview", run]
+    with contextlib.suppress(SystemExit):
+        evalview_main()
+    out.write_text(json.dumps(marks))
+
+
+if __name__ == "__main__":
+    main()
