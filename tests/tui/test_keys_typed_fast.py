@@ -115,7 +115,6 @@ def test_keys_typed_while_the_episodes_pane_is_mounted_wait_for_it(
     run(main())
 
 
-
 @pytest.mark.parametrize(("tab", "field_id"), [("2", "#tasks-search"), ("5", "#findings-search")])
 def test_a_search_typed_right_after_slash_in_the_tasks_and_findings_tabs(
     faulty_session: Session, tab: str, field_id: str
