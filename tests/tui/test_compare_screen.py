@@ -66,6 +66,12 @@ async def _rows_marks_and_mcnemar_table(tmp_path: Path) -> None:
         assert "Compare" in str(screen.query_one("#compare-title", Static).render())
         detail = str(screen.query_one("#compare-mcnemar", Static).render())
         assert "p = 0.109" in detail and "20 pairs" in detail
+        # B − A with the interval `compare --json` gives (difference_ci95), and why it is open
+        ci = screen.comparison.tasks[0].difference_interval()
+        assert ci is not None and ci.interval[0] < 0 < ci.interval[1]
+        lo, hi = (f"{100 * x:+.1f}" for x in ci.interval)
+        assert f"B − A +30.0 pt, 95 % interval {lo} to {hi} pt" in detail
+        assert "underpowered: 20 pairs, the gap seen needs 42" in detail
         power = str(screen.query_one("#compare-power", Static).render())
         assert "42 pairs paired" in power and "44 episodes per read" in power
         await pilot.press("down")

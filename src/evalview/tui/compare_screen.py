@@ -91,6 +91,7 @@ def mcnemar_table(t: PairedCounts) -> str:
         f"{'A success':12}{cell(t.both)}{cell(t.only_a, ' (c)')}\n"
         f"{'A failure':12}{cell(t.only_b, ' (b)')}{cell(t.neither)}\n"
         f"McNemar exact p = {t.mcnemar_p:.3g}   pooled z-test p = {t.z_p:.3g}\n"
+        f"{difference_line(t)}\n"
         f"{escape(t.verdict.text)}"
         + (
             "\n[yellow]left out (not failures): "
@@ -100,6 +101,25 @@ def mcnemar_table(t: PairedCounts) -> str:
             else ""
         )
     )
+
+
+def difference_line(t: PairedCounts) -> str:
+    """B − A with its 95 % interval, as `compare --json` gives it (`difference_ci95`): the
+    verdict's p-value alone does not say how large the gap may be."""
+    ci = t.difference_interval()
+    if ci is None:
+        return "B − A: no completed pair"
+    lo, hi = ci.interval
+    line = (
+        f"B − A {100 * ci.difference:+.1f} pt, 95 % interval {100 * lo:+.1f} to {100 * hi:+.1f} pt "
+        "[dim](Newcombe, paired by episode)[/]"
+    )
+    if t.underpowered:
+        line += (
+            f" [yellow]underpowered: {t.pairs:,} pairs, the gap seen needs "
+            f"{t.resolve_paired:,}[/]"
+        )
+    return line
 
 
 def power_line(t: PairedCounts, power: float) -> str:
