@@ -124,3 +124,19 @@ def test_injected_markup_in_arm_names_stays_text(tmp_path: Path) -> None:
     page.feed(html)
     assert page.scripts == 0 and page.external == []
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+@pytest.mark.parametrize("command", ["check", "score"])
+def test_the_exported_result_json_says_to_open_its_source(
+    tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The export is a publication copy that evalview does not read back: opening it names what
+    it is and the harness file it came from (exit 2), not "neither a closed run nor ..."."""
+    code, dest = _export(tmp_path, SINGLE)
+    assert code == 0
+    capsys.readouterr()
+    assert main([command, str(dest / "result.json")]) == 2
+    err = capsys.readouterr().err
+    assert "an evalview export of a benchmark-harness result" in err
+    assert "'gpu-calc-hard-single-seed.json'" in err
+    assert "neither a closed run" not in err

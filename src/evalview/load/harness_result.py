@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 #: The registry's name of the format (`Reading.format`).
 FORMAT = "benchmark-harness"
+#: The `format` of the result.json `evalview export` writes for a harness result
+#: (report/harness_export.py). Not read back: the loader names it so the user opens the source.
+EXPORTED_FORMAT = "evalview.harness-result/v1"
 
 #: Keys whose presence together identifies a harness result (schema 1 or 2).
 SIGNATURE = ("miniverl_version", "schema_version", "arms")

@@ -51,7 +51,7 @@ def read_input(
     for reader in readers:
         if reader.detect(source):
             return reader.read(source, options or ReadOptions())
-    raise InputError(f"{source.path}: {_why_not_a_run(source)} " + _WHAT_TO_PASS)
+    raise InputError(f"{source.path}: {_why_not_a_run(source)}")
 
 
 def select_run(reading: Reading, name: str | None = None) -> Run:
@@ -96,15 +96,25 @@ def load_run(
             "seeds); `evalview check`, `score`, `compare` and `export` read it as such."
         )
     if not reading.runs:  # e.g. PSR checkpoint inputs: valid JSON, but not a run
-        raise InputError(f"{source.path}: {_why_not_a_run(source)} " + _WHAT_TO_PASS)
+        raise InputError(f"{source.path}: {_why_not_a_run(source)}")
     return select_run(reading)
 
 
 def _why_not_a_run(source: Source) -> str:
-    """Say what the file is instead, so the user can tell a wrong path from a broken file."""
+    """Say what the file is instead, and what to pass, so the user can tell a wrong path from a
+    broken file."""
     _value, problem = source.parsed
     if problem is not None:
         has_line = problem.line is not None and "line" not in problem.detail
         where = f" at line {problem.line}" if has_line else ""
-        return f"not strict JSON ({problem.detail}{where}), so not a results JSON."
-    return "valid JSON, but neither a closed run nor an evalview result.json."
+        return f"not strict JSON ({problem.detail}{where}), so not a results JSON. {_WHAT_TO_PASS}"
+    if isinstance(_value, dict) and _value.get("format") == harness_result.EXPORTED_FORMAT:
+        source_doc = _value.get("source")
+        name = source_doc.get("file") if isinstance(source_doc, dict) else None
+        origin = f" ({name!r})" if isinstance(name, str) and name.isprintable() else ""
+        return (
+            f"an evalview export of a benchmark-harness result ({harness_result.EXPORTED_FORMAT}): "
+            "a copy for publication, which evalview does not read back. Open the harness "
+            f"result it was exported from{origin} instead."
+        )
+    return f"valid JSON, but neither a closed run nor an evalview result.json. {_WHAT_TO_PASS}"

@@ -27,14 +27,14 @@ from evalview import __version__
 from evalview.findings import Severity
 from evalview.harness.audit import _HOME, _IDENTITY_KEYS
 from evalview.harness.score import HarnessScore, score_harness
-from evalview.load.harness_result import HarnessFile
+from evalview.load.harness_result import EXPORTED_FORMAT, HarnessFile
 from evalview.model.harness import BenchmarkResult
 from evalview.report.destination import Refused, check_destination
 from evalview.report.export import AuditRefused
 from evalview.report.sanitize import Scrubber, local_user_names
 from evalview.session import HarnessSession
 
-FORMAT = "evalview.harness-result/v1"
+FORMAT = EXPORTED_FORMAT
 RESULT_JSON = "result.json"
 INDEX_HTML = "index.html"
 
