@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
+from tui_helpers import showing
 
 from evalview.harness.audit import SINGLE_SEED_LABEL
 from evalview.session import open_harness
@@ -116,3 +118,55 @@ def test_evalview_path_opens_the_harness_app(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(HarnessApp, "run", fake_run)
     assert main([str(SAMPLES / "cpu-toy-calc-equal-update-v2.json")]) == 0
     assert opened == ["cpu-toy-calc-equal-update-v2.json"]
+
+
+def _export_in_app(name: str, dest: Path) -> tuple[str | None, str, bool, Path | None]:
+    """Open `name` in the harness app, press `e`, type `dest`, Enter: the dialog's outcome, its
+    status text, whether it offered a metrics field, and the index.html it would open."""
+    from textual.widgets import Input
+
+    from evalview.tui.export_screen import ExportScreen
+
+    async def main() -> tuple[str | None, str, bool, Path | None]:
+        app = _app(name)
+        async with app.run_test(size=(150, 40)) as pilot:
+            await pilot.pause()
+            await pilot.press("e")
+            await _until(pilot, lambda: showing(app, ExportScreen))
+            screen = app.screen
+            assert isinstance(screen, ExportScreen)
+            field = screen.query_one("#export-dest", Input)
+            field.value = str(dest)
+            field.focus()
+            await pilot.press("enter")
+            await _until(pilot, lambda: screen.outcome is not None)
+            status = str(screen.query_one("#export-status", Static).render())
+            metrics = bool(screen.query("#export-metrics"))
+            return screen.outcome, status, metrics, screen.index_html
+
+    return asyncio.run(main())
+
+
+def test_key_e_exports_the_harness_result_as_evalview_export_does(tmp_path: Path) -> None:
+    """`e` opens the export dialog (no metrics field: a harness result has no episodes); Enter
+    writes the same sanitized result.json and index.html as `evalview export`, and the dialog
+    says what it wrote and keeps the single-seed label."""
+    dest = tmp_path / "published"
+    outcome, status, metrics, index = _export_in_app("gpu-calc-hard-single-seed.json", dest)
+    assert outcome == "ok" and not metrics and index == dest / "index.html"
+    assert "benchmark-harness result" in status and SINGLE_SEED_LABEL in status
+    text = (dest / "result.json").read_text()
+    doc = json.loads(text)
+    assert doc["format"] == "evalview.harness-result/v1"
+    assert SINGLE_SEED_LABEL in doc["labels"] and "/home/" not in text
+    assert (dest / "index.html").is_file()
+
+
+def test_key_e_refuses_a_harness_result_with_audit_errors(tmp_path: Path) -> None:
+    dest = tmp_path / "published"
+    outcome, status, _metrics, index = _export_in_app(
+        "gpu-calc-hard-undeclared-difference.json", dest
+    )
+    assert outcome == "refused" and index is None
+    assert "Refused" in status and "Nothing was written" in status
+    assert not dest.exists()

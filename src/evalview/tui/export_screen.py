@@ -1,7 +1,8 @@
 """Export from inside the app: a destination prompt, then a clear success or refusal.
 
 The dialog calls the same `export_run` as `evalview export` (re-reading the run from disk, so the
-input-change check means what it says), in a worker thread so the frame never blocks. The outcome
+input-change check means what it says), or `export_harness` for a benchmark-harness result, in a
+worker thread so the frame never blocks. The outcome
 stays on screen until dismissed; refusals list the audit's error findings like the CLI does.
 """
 
@@ -24,7 +25,8 @@ from evalview.tui.words import app_words
 
 if TYPE_CHECKING:
     from evalview.report.export import Exported
-
+    from evalview.report.harness_export import HarnessExported
+    from evalview.session import HarnessSession
 
 
 def default_destination(source: Path, cwd: Path | None = None) -> Path:
@@ -66,6 +68,31 @@ def _success_text(done: Exported) -> Text:
     return text
 
 
+def _harness_success_text(done: HarnessExported) -> Text:
+    """What `evalview export HARNESS.json` prints (cli/harness.py), as dialog text."""
+    doc = done.document
+    text = Text("✓ Exported ", style="bold green")
+    text.append(clean(done.destination), style="bold")
+    text.append(
+        f"\n  benchmark-harness result {clean(doc['name'])}, {len(doc['arms'])} arms × "
+        f"{len(doc['seeds'])} seeds"
+    )
+    for path in done.files:
+        text.append(f"\n  wrote {clean(Path(path).absolute())}")
+    for label in doc["labels"]:
+        text.append(f"\n! {clean(label)} (kept on the page and in result.json)", style="yellow")
+    warnings = [f for f in doc["findings"] if f["severity"] == "warning"]
+    if warnings:
+        text.append(f"\n! {len(warnings)} audit warning(s) are listed on the page.", style="yellow")
+    if done.redactions:
+        text.append(
+            f"\n! {done.redactions} string(s) held a local path, a host or a user name and were "
+            "redacted. Read the files before you publish them.",
+            style="yellow",
+        )
+    return text
+
+
 def _refusal_text(message: str, details: list[str]) -> Text:
     text = Text("✗ Refused: ", style="bold red")
     text.append(clean(app_words(message)))  # refusals quote run data (finding messages, paths)
@@ -94,10 +121,15 @@ class ExportScreen(ModalScreen[None]):
         Binding("o", "open_page", "Open index.html", id="export.open"),
     ]
 
-    def __init__(self, source: Path, *, bootstrap: int | None = None) -> None:
+    def __init__(
+        self, source: Path, *, bootstrap: int | None = None, harness: HarnessSession | None = None
+    ) -> None:
         super().__init__(id="export")
         self.source = source
         self.bootstrap = bootstrap
+        #: A benchmark-harness result to export (`evalview export HARNESS.json`), else None: the
+        #: run at `source`. A harness result has no episodes, so no metrics field.
+        self.harness = harness
         self.busy = False
         #: "ok" or "refused" once an export finished (tests and the status style read it).
         self.outcome: str | None = None
@@ -113,8 +145,9 @@ class ExportScreen(ModalScreen[None]):
             )
             yield Static("Destination (a new directory; proposed in the current directory):")
             yield Input(str(default_destination(self.source)), id="export-dest")
-            yield Static("Metrics to publish per episode (optional, comma-separated keys):")
-            yield Input(placeholder="e.g. score", id="export-metrics")
+            if self.harness is None:
+                yield Static("Metrics to publish per episode (optional, comma-separated keys):")
+                yield Input(placeholder="e.g. score", id="export-metrics")
             with Horizontal(id="export-buttons"):
                 yield Button("Export", variant="primary", id="export-go")
                 yield Button("Open index.html (o)", id="export-open", disabled=True)
@@ -160,7 +193,8 @@ class ExportScreen(ModalScreen[None]):
         if not dest:
             self._show(_refusal_text("enter a destination directory.", []), "refused")
             return
-        raw = self.query_one("#export-metrics", Input).value
+        fields = self.query("#export-metrics").results(Input)
+        raw = next(fields).value if self.harness is None else ""
         metrics = tuple(k.strip() for k in raw.split(",") if k.strip())
         self.busy = True
         self.outcome = None
@@ -173,6 +207,14 @@ class ExportScreen(ModalScreen[None]):
         from evalview.report.export import AuditRefused, export_run
 
         try:
+            if self.harness is not None:
+                from evalview.report.harness_export import export_harness
+
+                made = export_harness(self.harness, dest)
+                index = next((p for p in made.files if p.name == "index.html"), None)
+                self.app.call_from_thread(self._shown_page, index)
+                self.app.call_from_thread(self._show, _harness_success_text(made), "ok")
+                return
             done = export_run(self.source, dest, metrics=metrics, bootstrap=self.bootstrap)
         except AuditRefused as exc:
             details = [f"{f.code} {f.location}: {f.message}" for f in exc.findings]

@@ -47,6 +47,7 @@ class HarnessApp(App[int]):
     TITLE = "evalview"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit", id="harness.quit"),
+        Binding("e", "export", "Export", id="harness.export"),
         *(Binding(str(i), f"tab('{key}')", name, id=f"harness.tab.{key}")
           for i, (key, name) in enumerate(TABS, start=1)),
     ]
@@ -81,6 +82,15 @@ class HarnessApp(App[int]):
         self._fill_arms()
         self._fill_measured()
         self._fill_findings()
+
+    def action_export(self) -> None:
+        """The export dialog, as in the run app: `evalview export` for this file, sanitized,
+        refused (nothing written) while the audit has errors."""
+        from evalview.tui.export_screen import ExportScreen
+
+        if not isinstance(self.screen, ExportScreen):
+            session = HarnessSession(self.hf.path, self.hf, self.findings)
+            self.push_screen(ExportScreen(self.hf.path, harness=session))
 
     def action_tab(self, key: str) -> None:
         self.query_one(TabbedContent).active = key
