@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,11 +46,13 @@ def _body_text(pilot: Pilot[Any]) -> str:
     return str(pilot.app.screen.query_one("#contrast-body", Static).render())
 
 
-def _on_runs(body: Callable[[Pilot[Any], RunsScreen], Awaitable[None]]) -> None:
-    """`evalview sample_runs/replicates`, every row read, then `body`."""
+def _on_runs(
+    body: Callable[[Pilot[Any], RunsScreen], Awaitable[None]], folder: Path = FOLDER
+) -> None:
+    """`evalview FOLDER` (sample_runs/replicates), every row read, then `body`."""
 
     async def main_() -> None:
-        app = EvalViewApp(FOLDER, jobs=1)
+        app = EvalViewApp(folder, jobs=1)
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: showing(pilot.app, RunsScreen))
             screen = pilot.app.screen
@@ -167,3 +170,69 @@ def test_a_mark_pressed_twice_is_undone_and_one_side_is_not_contrasted() -> None
         assert screen.contrast_sides()[1] is not None
 
     _on_runs(body)
+
+
+def _errored_replicates(root: Path) -> Path:
+    """2 methods x 3 replicates like sample_runs/replicates, but with errored rollouts (which
+    `evalview contrast` refuses unless --allow-errors)."""
+    from evalview.samples.closed_run import build_closed_run, write_closed_run
+
+    for m, method in enumerate(("planner-a", "planner-b")):
+        for k in (1, 2, 3):
+            run_ = build_closed_run(
+                tasks=4,
+                seeds=8,
+                rng_seed=100 * m + k,
+                run_id=f"{method}-ft{k}",
+                policy_name=method,
+                policy_version=f"ft{k}-step-30000",
+                error_rate=0.1,
+                recording=False,
+                success_shift=0.1 * m,
+            )
+            run_.manifest["policy"]["fine_tune_seed"] = k
+            write_closed_run(run_, root / method / f"ft-seed-{k}")
+    return root
+
+
+def test_a_refusal_for_errored_rollouts_offers_a_to_contrast_anyway(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Refused as `evalview contrast` refuses it; `a` works it out again as `--allow-errors`
+    does (the same mean, labelled not publishable) and the command line says so."""
+    folder = _errored_replicates(tmp_path / "reps")
+    a = [f"{s}={folder}/planner-a/ft-seed-{s}" for s in SEEDS]
+    b = [f"{s}={folder}/planner-b/ft-seed-{s}" for s in SEEDS]
+    capsys.readouterr()
+    assert main(["contrast", "--a", *a, "--b", *b]) == 1
+    capsys.readouterr()
+    assert main(["contrast", "--a", *a, "--b", *b, "--allow-errors", "--json"]) == 0
+    mean = json.loads(capsys.readouterr().out)["mean_points"]
+
+    seen: dict[str, Any] = {}
+
+    async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        for rel, key in [(f"planner-{m}/ft-seed-{s}", m.upper()) for m in "ab" for s in SEEDS]:
+            await _mark(pilot, screen, rel, key)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: showing(pilot.app, ContrastScreen))
+        contrast = pilot.app.screen
+        assert isinstance(contrast, ContrastScreen)
+        await wait_for(pilot, lambda: "…" not in _body_text(pilot))
+        seen["refused"] = _body_text(pilot)
+        seen["off"] = contrast.check_action("allow", ("off_protocol",))
+        await pilot.press("a")
+        await wait_for(pilot, lambda: "mean" in _body_text(pilot))
+        seen["command"] = str(contrast.query_one("#contrast-command", Static).render())
+        seen["shown"] = _body_text(pilot)
+
+    _on_runs(body, folder)
+    refused, shown, command, off_offered = (seen[k] for k in ("refused", "shown", "command", "off"))
+    refused = " ".join(refused.split())
+    assert "No contrast of these reads" in refused and "--allow-errors" in refused
+    assert "a scores errored rollouts as non-successes" in refused
+    assert not off_offered  # the refusal is about errors only: no `o`
+    text = " ".join(shown.split())
+    assert isinstance(mean, float) and f"mean {mean:+.2f} pt" in text
+    assert "not a publishable read" in text and "scored as non-successes (--allow-errors)" in text
+    assert "--allow-errors" in command
