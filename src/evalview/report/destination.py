@@ -8,12 +8,22 @@ Refusals are exceptions carrying a message that names the path and what to do.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from evalview.errors import Refused
 from evalview.findings import Finding
 
-__all__ = ["AuditRefused", "ExportRefused", "Refused", "check_destination", "run_root"]
+__all__ = [
+    "AuditRefused",
+    "ExportRefused",
+    "Refused",
+    "check_destination",
+    "run_root",
+    "write_new_directory",
+]
 
 
 class ExportRefused(Refused):
@@ -57,3 +67,30 @@ def check_destination(source: Path, dest: Path) -> Path:
             "the run it reads. Choose an --output-dir outside it."
         )
     return resolved
+
+
+def write_new_directory(
+    dest: Path,
+    files: Mapping[str, bytes],
+    *,
+    before_rename: Callable[[], None] | None = None,
+) -> list[Path]:
+    """Write `files` into the new directory `dest` all at once: a hidden sibling is filled, then
+    renamed into place, so a failed or refused export leaves nothing behind. `before_rename` may
+    raise to refuse at the last moment (the run changed while it was read)."""
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o777 & ~mask)
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+        if before_rename is not None:
+            before_rename()
+        if os.path.lexists(dest):
+            raise ExportRefused(f"{dest} appeared during the export; nothing was written over it.")
+        os.rename(tmp, dest)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return [dest / name for name in files]

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import gc
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +22,12 @@ import orjson
 from evalview.findings import Finding, Severity
 from evalview.model.result import Result
 from evalview.report import snapshot
-from evalview.report.destination import AuditRefused, ExportRefused, check_destination
+from evalview.report.destination import (
+    AuditRefused,
+    ExportRefused,
+    check_destination,
+    write_new_directory,
+)
 from evalview.report.render import render_html
 from evalview.report.sanitize import Scrubber
 
@@ -48,12 +51,6 @@ def result_bytes(result: Result) -> bytes:
     skip = {"redacted"} if result.redacted is None else None
     data = result.model_dump(mode="json", exclude=skip)
     return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def export_run(
@@ -140,11 +137,8 @@ def _export_run(
     )
     payload = {RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")}
 
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
-    try:
-        os.chmod(tmp, 0o777 & ~_umask())
-        for name, data in payload.items():
-            (tmp / name).write_bytes(data)
+    def unchanged() -> None:
+        """The last check before the rename: the test hook, then the run as it was read."""
         if before_commit is not None:
             before_commit()
         changed = snapshot.changed(src, before, since_ns=recorder.started_ns)
@@ -155,10 +149,6 @@ def _export_run(
                 f"{src}: {shown} changed while the export was reading the run; nothing was "
                 "written. Wait until the run is closed (nothing writing to it) and export again."
             )
-        if os.path.lexists(dest):
-            raise ExportRefused(f"{dest} appeared during the export; nothing was written over it.")
-        os.rename(tmp, dest)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return Exported(dest, result, [dest / name for name in payload], findings)
+
+    written = write_new_directory(dest, payload, before_rename=unchanged)
+    return Exported(dest, result, written, findings)

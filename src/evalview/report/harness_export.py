@@ -13,10 +13,7 @@ its folder), and a file with audit errors is refused, as a closed run is.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
@@ -29,7 +26,7 @@ from evalview.harness.audit import _HOME, _IDENTITY_KEYS
 from evalview.harness.score import HarnessScore, score_harness
 from evalview.load.harness_result import EXPORTED_FORMAT, HarnessFile
 from evalview.model.harness import BenchmarkResult
-from evalview.report.destination import Refused, check_destination
+from evalview.report.destination import check_destination, write_new_directory
 from evalview.report.export import AuditRefused
 from evalview.report.sanitize import Scrubber, local_user_names
 from evalview.session import HarnessSession
@@ -150,21 +147,8 @@ def export_harness(
     scrub = _scrubber(hf, scrubber)
     doc = build_document(hf, card, scrub)
     payload = {RESULT_JSON: result_bytes(doc), INDEX_HTML: render_html(doc).encode("utf-8")}
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=dest.parent))
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o777 & ~mask)
-        for name, data in payload.items():
-            (tmp / name).write_bytes(data)
-        if os.path.lexists(dest):
-            raise Refused(f"{dest} appeared during the export; nothing was written over it.")
-        os.rename(tmp, dest)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return HarnessExported(dest, doc, [dest / n for n in payload], scrub.redactions)
+    written = write_new_directory(dest, payload)
+    return HarnessExported(dest, doc, written, scrub.redactions)
 
 
 _ID = re.compile(r"[^a-z0-9-]+")
