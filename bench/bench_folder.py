@@ -31,10 +31,11 @@ import sys
 import time
 from pathlib import Path
 
+from bench_check import replace_section
+
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
 DEFAULT_DIR = BENCH_DIR / "out" / "folder-50x1200"
-DOCS = REPO / "docs" / "performance.md"
 SECTION = "## folder"
 READS = 50
 
@@ -203,18 +204,7 @@ def write_docs(env: str, rows: list[tuple[str, str]], verdicts: dict[str, bool],
         "```",
         "",
     ]
-    text = DOCS.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    if SECTION in lines:
-        start = lines.index(SECTION)
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")),
-                   len(lines))
-        lines[start:end] = body
-    else:
-        if lines and lines[-1].strip():
-            lines.append("")
-        lines += body
-    DOCS.write_text("\n".join(lines).rstrip("\n") + "\n", encoding="utf-8")
+    replace_section(SECTION, body)
 
 
 if __name__ == "__main__":
