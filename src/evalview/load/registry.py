@@ -103,13 +103,13 @@ def load_run(
 def _why_not_a_run(source: Source) -> str:
     """Say what the file is instead, and what to pass, so the user can tell a wrong path from a
     broken file."""
-    _value, problem = source.parsed
+    value, problem = source.parsed
     if problem is not None:
         has_line = problem.line is not None and "line" not in problem.detail
         where = f" at line {problem.line}" if has_line else ""
         return f"not strict JSON ({problem.detail}{where}), so not a results JSON. {_WHAT_TO_PASS}"
-    if isinstance(_value, dict) and _value.get("format") == harness_result.EXPORTED_FORMAT:
-        source_doc = _value.get("source")
+    if isinstance(value, dict) and value.get("format") == harness_result.EXPORTED_FORMAT:
+        source_doc = value.get("source")
         name = source_doc.get("file") if isinstance(source_doc, dict) else None
         origin = f" ({name!r})" if isinstance(name, str) and name.isprintable() else ""
         return (

@@ -193,8 +193,7 @@ class ExportScreen(ModalScreen[None]):
         if not dest:
             self._show(_refusal_text("enter a destination directory.", []), "refused")
             return
-        fields = self.query("#export-metrics").results(Input)
-        raw = next(fields).value if self.harness is None else ""
+        raw = "" if self.harness is not None else self.query_one("#export-metrics", Input).value
         metrics = tuple(k.strip() for k in raw.split(",") if k.strip())
         self.busy = True
         self.outcome = None
@@ -204,18 +203,16 @@ class ExportScreen(ModalScreen[None]):
     @work(thread=True, exclusive=True, group="export")
     def _export(self, dest: Path, metrics: tuple[str, ...]) -> None:
         from evalview.errors import InputError, Refused
-        from evalview.report.export import AuditRefused, export_run
+        from evalview.report.export import AuditRefused, Exported, export_run
 
+        done: Exported | HarnessExported
         try:
             if self.harness is not None:
                 from evalview.report.harness_export import export_harness
 
-                made = export_harness(self.harness, dest)
-                index = next((p for p in made.files if p.name == "index.html"), None)
-                self.app.call_from_thread(self._shown_page, index)
-                self.app.call_from_thread(self._show, _harness_success_text(made), "ok")
-                return
-            done = export_run(self.source, dest, metrics=metrics, bootstrap=self.bootstrap)
+                done = export_harness(self.harness, dest)
+            else:
+                done = export_run(self.source, dest, metrics=metrics, bootstrap=self.bootstrap)
         except AuditRefused as exc:
             details = [f"{f.code} {f.location}: {f.message}" for f in exc.findings]
             self.app.call_from_thread(self._show, _refusal_text(str(exc), details), "refused")
@@ -229,8 +226,11 @@ class ExportScreen(ModalScreen[None]):
             self.app.call_from_thread(self._show, _refusal_text(message, []), "refused")
         else:
             index = next((p for p in done.files if p.name == "index.html"), None)
+            text = (
+                _success_text(done) if isinstance(done, Exported) else _harness_success_text(done)
+            )
             self.app.call_from_thread(self._shown_page, index)
-            self.app.call_from_thread(self._show, _success_text(done), "ok")
+            self.app.call_from_thread(self._show, text, "ok")
 
     def _shown_page(self, index: Path | None) -> None:
         self.index_html = index
