@@ -25,7 +25,7 @@ from evalview.findings import Finding, Severity
 from evalview.model.result import LEROBOT_SOURCE_FORMAT, SCHEMA_VERSION, SOURCE_FORMAT, Result
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
 from evalview.report.destination import AuditRefused, ExportRefused
-from evalview.report.leaks import Leak, find_leaks, redact_leaks
+from evalview.report.leaks import Leak, scrub_and_find_leaks
 from evalview.report.sanitize import Scrubber
 from evalview.stats import Scorecard
 from evalview.stats.policy import NOT_PUBLISHABLE
@@ -197,8 +197,8 @@ def build_result(
     scrubber = scrubber or Scrubber()
     document = build_document(run, card, findings, metrics=metrics)
     dropped = document.pop("redactions")
-    clean = scrubber.scrub_tree(document)
-    leaks = find_leaks(clean)
+    # One walk scrubs every string and finds the credential-shaped ones (replaced if `redact`).
+    clean, leaks = scrub_and_find_leaks(document, scrubber, redact=redact)
     if leaks and not redact:
         raise AuditRefused(
             f"{run.path}: {len(leaks)} published field value(s) look like credentials or "
@@ -208,7 +208,6 @@ def build_result(
             [leak_finding(run, leak) for leak in leaks],
         )
     if leaks:
-        clean, leaks = redact_leaks(clean)
         clean["redacted"] = [leak.to_json() for leak in leaks]
     clean["redactions"] = dropped + scrubber.redactions + len(leaks)
     if run.kind == "lerobot":  # what was exported, said as the format (closed runs: the default)

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from evalview.report.sanitize import Scrubber
 
 _HOST_TLDS = (
     "com|net|org|io|ai|dev|app|cloud|edu|gov|internal|local|localdomain|lan|corp|intranet|"
@@ -160,3 +163,98 @@ def redact_leaks(document: dict[str, Any]) -> tuple[dict[str, Any], list[Leak]]:
     walker = _Walker(redact=True)
     clean = walker.walk(document, None, "$")
     return clean, walker.found
+
+
+def scrub_and_find_leaks(
+    document: dict[str, Any], scrubber: Scrubber, *, redact: bool = False
+) -> tuple[dict[str, Any], list[Leak]]:
+    """`scrubber.scrub_tree(document)`, then `find_leaks` of the result (or `redact_leaks` when
+    `redact`), in one walk instead of two or three: the same tree, the same redaction count
+    (every occurrence) and the same leaks in the same order (tests/report compare the two).
+
+    Each distinct string is scrubbed and matched once; the export's 10,000 episodes share
+    their keys and most of their values, so the second walk over 110,000 nodes was a fifth of
+    a second of the export (docs/performance.md).
+    """
+    walk = _ScrubWalk(scrubber, redact)
+    return walk.mapping(document, None), walk.found
+
+
+class _ScrubWalk:
+    """The single pass of `scrub_and_find_leaks`."""
+
+    def __init__(self, scrubber: Scrubber, redact: bool) -> None:
+        self.scrubber = scrubber
+        self.redact = redact
+        self.found: list[Leak] = []
+        #: raw string -> (scrubbed, whether scrubbing redacted something, kinds of the scrubbed)
+        self._memo: dict[str, tuple[str, bool, list[str]]] = {}
+        #: a dict's keys (as given) -> their entries, how many count as redactions, and
+        #: whether the scrubbed keys are distinct. Every episode has the same keys.
+        self._shapes: dict[tuple[str, ...], tuple[list[tuple[str, bool, list[str]]], int, bool]]
+        self._shapes = {}
+
+    def entry(self, raw: str) -> tuple[str, bool, list[str]]:
+        memo = self._memo.get(raw)
+        if memo is None:
+            out, redacted = self.scrubber.scrubbed(raw)
+            memo = self._memo[raw] = (out, redacted, kinds_in(out))
+        return memo
+
+    def value(self, value: Any, where: _Where, field: str) -> Any:
+        if isinstance(value, str):
+            out, redacted, kinds = self.entry(value)
+            if redacted:
+                self.scrubber.redactions += 1
+            if kinds:
+                path = _path(where)
+                self.found.extend(Leak(path, field, k) for k in kinds)
+                return _redact_text(out) if self.redact else out
+            return out
+        if isinstance(value, dict):
+            return self.mapping(value, where)
+        if isinstance(value, list | tuple):
+            return [self.value(v, (where, i), field) for i, v in enumerate(value)]
+        return value
+
+    def mapping(self, value: dict[Any, Any], where: _Where) -> dict[str, Any]:
+        raw_keys = tuple(map(str, value))  # as text: the keys 1 and True are equal, "1" "True" not
+        shape = self._shapes.get(raw_keys)
+        if shape is None:
+            entries = [self.entry(k) for k in raw_keys]
+            distinct = len({e[0] for e in entries}) == len(entries)
+            shape = self._shapes[raw_keys] = (entries, sum(e[1] for e in entries), distinct)
+        entries, redacted_keys, distinct = shape
+        if not distinct:
+            # Two keys scrub to the same text: the scrubbed dict keeps the last value (at the
+            # first key's place), so scrub it whole first, then walk that, as the two passes did.
+            scrubbed = self.scrubber.scrub_tree(value)
+            walker = _Walker(self.redact)
+            walker.found = self.found
+            out: dict[str, Any] = walker.walk(scrubbed, where, "")
+            return out
+        count = redacted_keys
+        memo = self._memo
+        out = {}
+        for (key, _, key_kinds), v in zip(entries, value.values(), strict=True):
+            name = key
+            if key_kinds:
+                at = f"{_path(where)} (a key)"
+                self.found.extend(Leak(at, "key", k) for k in key_kinds)
+                if self.redact:
+                    name = _redact_text(key)
+            if isinstance(v, str):  # most values: inline, one dict lookup
+                text, redacted, kinds = memo.get(v) or self.entry(v)
+                count += redacted
+                if kinds:
+                    path = _path((where, key))
+                    self.found.extend(Leak(path, key, k) for k in kinds)
+                    if self.redact:
+                        text = _redact_text(text)
+                out[name] = text
+            elif isinstance(v, dict | list | tuple):
+                out[name] = self.value(v, (where, key), key)
+            else:
+                out[name] = v
+        self.scrubber.redactions += count
+        return out

@@ -84,6 +84,14 @@ class Scrubber:
     def scrub(self, text: str) -> str:
         # A document repeats the same strings thousands of times (keys, outcomes, task names):
         # each distinct one is scrubbed once, and every occurrence still counts.
+        out, redacted = self.scrubbed(text)
+        if redacted:
+            self.redactions += 1
+        return out
+
+    def scrubbed(self, text: str) -> tuple[str, bool]:
+        """(`text` scrubbed, whether a path or name was redacted), not counted: for a caller
+        that counts occurrences itself (report/leaks.py's single pass)."""
         memo = self._memo.get(text)
         if memo is None:
             stripped = strip_controls(text)  # not a redaction: never publishable, never counted
@@ -91,9 +99,7 @@ class Scrubber:
             if self._user_re is not None:
                 out = self._user_re.sub(REDACTED_USER, out)
             memo = self._memo[text] = (out, out != stripped)
-        if memo[1]:
-            self.redactions += 1
-        return memo[0]
+        return memo
 
     def scrub_tree(self, value: Any) -> Any:
         """Every string in a JSON-like tree, keys included."""
