@@ -65,7 +65,25 @@ def test_chunking_does_not_change_the_draws(monkeypatch: pytest.MonkeyPatch) -> 
     data = grid(6, 11, seed=5)
     whole = bootstrap_distribution(data, 700)
     monkeypatch.setattr(bootstrap_mod, "_CHUNK_WORDS", 100)  # one resample per chunk
+    monkeypatch.setattr(bootstrap_mod, "_MIN_ROWS", 1)
+    assert bootstrap_mod._rows_per_chunk(66) == 1
     assert list(bootstrap_distribution(data, 700)) == list(whole)
+
+
+def test_large_grids_take_more_resamples_per_chunk_and_the_same_draws(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """10,000 cases: 13 resamples per chunk instead of 2^15 words' 3; 1,200 (24 x 50): as
+    before, 2^15 words (27 resamples)."""
+    assert bootstrap_mod._rows_per_chunk(10_000) == 13
+    assert bootstrap_mod._rows_per_chunk(1_200) == (1 << 15) // 1_200
+    data = grid(40, 100, seed=4)  # 4,000 cases: 16 resamples per chunk, not 8
+    assert bootstrap_mod._rows_per_chunk(4_000) == 16
+    whole = bootstrap_distribution(data, 50)  # not a multiple of 16: a short last chunk
+    monkeypatch.setattr(bootstrap_mod, "_MIN_ROWS", 1)  # the rule before: 2^15 words a chunk
+    assert bootstrap_mod._rows_per_chunk(4_000) == 8
+    assert list(bootstrap_distribution(data, 50)) == list(whole)
+    assert list(whole) == python_words_distribution(data, 50)
 
 
 def test_identical_across_runs_and_seed_matters() -> None:

@@ -28,6 +28,16 @@ PERCENTILES = (2.5, 97.5)
 #: About this many 32-bit words per vectorized chunk: 256 KB per array, so every pass over a
 #: chunk stays in the CPU cache (2^20 words took 30 % longer; docs/performance.md).
 _CHUNK_WORDS = 1 << 15
+#: ...but at least this many resamples per chunk while a chunk stays within _MAX_CHUNK_WORDS:
+#: at 10,000 cases, 2^15 words is 3 resamples, and the 3,334 rounds of numpy calls cost more
+#: than the larger chunks' cache misses (docs/performance.md, "bootstrap").
+_MIN_ROWS = 16
+_MAX_CHUNK_WORDS = 1 << 17
+
+
+def _rows_per_chunk(total: int) -> int:
+    """Resamples drawn per vectorized chunk when a resample has `total` cases."""
+    return max(1, _CHUNK_WORDS // total, min(_MIN_ROWS, _MAX_CHUNK_WORDS // total))
 
 
 def bootstrap_interval(
@@ -68,7 +78,7 @@ def bootstrap_distribution(
 
     words = _mt19937_words(random.Random(seed))
     out = np.empty(resamples, dtype=np.float64)
-    per_chunk = max(1, _CHUNK_WORDS // total)
+    per_chunk = _rows_per_chunk(total)
     equal = bool(np.all(sizes == sizes[0]))
     for first in range(0, resamples, per_chunk):
         rows = min(per_chunk, resamples - first)
