@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import atexit
-import os
-import sys
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +12,7 @@ from evalview.cli.output import (
     EXIT_REFUSED,
     console,
     emit_json,
+    exit_at_once,
     finding_text,
 )
 
@@ -182,30 +180,9 @@ def _passes(counts: dict[str, int], *, strict: bool) -> bool:
 
 
 def _done(code: int) -> int:
-    """Exit at once when this process is the `evalview check` command and nothing is registered
-    to run at exit: tearing down the interpreter would free the parsed run object by object
-    (about 0.05 s on a 10,000-episode run) just before the process ends. The caller's frame still
-    holds the run, so it is not freed before this. Called in-process (tests, other programs), it
-    only returns the code."""
-    if not _is_the_check_command() or getattr(atexit, "_ncallbacks", lambda: 1)() != 0:
-        return code
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        return code  # let the normal exit report it
-    os._exit(code)
-
-
-def _is_the_check_command() -> bool:
-    """True when the process was started as `evalview check ...` or `python -m evalview check`."""
-    if sys.argv[1:2] != ["check"]:
-        return False
-    main = sys.modules.get("__main__")
-    spec = getattr(main, "__spec__", None)
-    if spec is not None:
-        return bool(spec.name == "evalview.__main__")
-    return Path(getattr(main, "__file__", None) or "").name == "evalview"
+    """Exit at once when this process is `evalview check` (see `exit_at_once`); in-process
+    callers get the code back."""
+    return exit_at_once(code, "check")
 
 
 def _verdict(path: str, counts: dict[str, int], ok: bool, strict: bool) -> str:

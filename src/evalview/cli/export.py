@@ -10,7 +10,9 @@ from evalview.cli.output import (
     console,
     error_console,
     escape,
+    exit_at_once,
     finding_text,
+    is_the_command,
     resamples,
 )
 
@@ -108,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
             bootstrap=args.bootstrap,
             redact=args.redact,
             read=args.read,
+            short_lived=is_the_command("export"),  # exits right after: nothing to free
         )
     except OSError as exc:
         err.print(
@@ -125,4 +128,4 @@ def run(args: argparse.Namespace) -> int:
         out.print(f"  {escape(str(path))}")
     for warning in summary.warnings:
         out.print(f"[yellow]! {escape(warning)}[/]")
-    return EXIT_OK
+    return exit_at_once(EXIT_OK, "export")

@@ -6,8 +6,10 @@ rich is imported when text is written, so a --json run (CI, `check` on a large r
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -134,3 +136,31 @@ def escape(value: object) -> str:
     from evalview.textsafe import clean
 
     return rich_escape(clean(value))
+
+
+def exit_at_once(code: int, command: str) -> int:
+    """End the process now when it is the `evalview COMMAND` command and nothing is registered
+    to run at exit: tearing down the interpreter would free the parsed run object by object
+    (about 0.05 s for `check`, 0.1 s or more for `export` on a 10,000-episode run) just before
+    the process ends. Output is flushed first. Called in-process (tests, other programs), or
+    with an exit handler registered, it only returns the code."""
+    if not is_the_command(command) or getattr(atexit, "_ncallbacks", lambda: 1)() != 0:
+        return code
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return code  # let the normal exit report it
+    os._exit(code)
+
+
+def is_the_command(command: str) -> bool:
+    """True when the process was started as `evalview COMMAND ...` or `python -m evalview
+    COMMAND ...`: a short-lived process that may skip freeing what it read."""
+    if sys.argv[1:2] != [command]:
+        return False
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None:
+        return bool(spec.name == "evalview.__main__")
+    return Path(getattr(main, "__file__", None) or "").name == "evalview"

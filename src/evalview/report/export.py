@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -31,6 +32,9 @@ from evalview.report.destination import (
 from evalview.report.render import render_html
 from evalview.report.sanitize import Scrubber
 
+if TYPE_CHECKING:
+    from evalview.session import Session
+
 __all__ = ["AuditRefused", "Exported", "export_run", "result_bytes"]
 
 RESULT_JSON = "result.json"
@@ -43,6 +47,9 @@ class Exported:
     result: Result
     files: list[Path]
     findings: list[Finding] = field(default_factory=list)
+    #: The read run, only for a short-lived caller (`short_lived`): kept so that it is not
+    #: freed object by object (about 0.1 s at 10,000 episodes) just before the process ends.
+    session: Session | None = field(default=None, repr=False, compare=False)
 
 
 def result_bytes(result: Result) -> bytes:
@@ -63,6 +70,7 @@ def export_run(
     before_commit: Callable[[], None] | None = None,
     redact: bool = False,
     read: str | None = None,
+    short_lived: bool = False,
 ) -> Exported:
     """Export the run at `source` into the new directory `output_dir`.
 
@@ -77,11 +85,14 @@ def export_run(
     The cyclic garbage collector is paused meanwhile (as the loader does while it reads): with
     a parsed 10,000-episode run alive, its collections re-traversed every record again and
     again, about a fifth of the export's CPU. Nothing here builds reference cycles to reclaim.
+    `short_lived` (the `evalview export` process, which ends right after): the read run is
+    returned in `Exported.session` and everything alive is moved out of the collector's reach
+    (`gc.freeze`, as `check` does), so it is neither freed nor traversed again before the exit.
     """
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _export_run(
+        done = _export_run(
             source,
             output_dir,
             metrics=metrics,
@@ -90,7 +101,11 @@ def export_run(
             before_commit=before_commit,
             redact=redact,
             read=read,
+            keep=short_lived,
         )
+        if short_lived:
+            gc.freeze()
+        return done
     finally:
         if paused:
             gc.enable()
@@ -106,6 +121,7 @@ def _export_run(
     before_commit: Callable[[], None] | None,
     redact: bool,
     read: str | None,
+    keep: bool,
 ) -> Exported:
     from dataclasses import replace
 
@@ -151,4 +167,4 @@ def _export_run(
             )
 
     written = write_new_directory(dest, payload, before_rename=unchanged)
-    return Exported(dest, result, written, findings)
+    return Exported(dest, result, written, findings, session if keep else None)
