@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 from pathlib import Path
 
 from bench_check import (
@@ -134,14 +135,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:55s} " + " | ".join(row))
     if args.write_docs:
         mb = format_bytes(args.run) / 1e6
-        body = [
-            SECTION,
-            "",
+        intro = (
+            "Budgets (DESIGN.md): `export` within 3x `check` on the same run; `score` within 3x "
+            "`check` plus the bootstrap (its cost taken as `score` minus `score --bootstrap 0`). "
             f"Whole processes on the 10,000-episode run ({mb:.1f} MB read), medians of "
             f"{args.repeat} rounds after a warm-up; measured {dt.date.today().isoformat()} on "
             f"{env_line}. Interleaved (each command "
             + ("at both revisions, " if args.before else "")
-            + "one after the other, round by round); the ratios are of the CPU medians.",
+            + "one after the other, round by round); the ratios are of the CPU medians."
+        )
+        body = [
+            SECTION,
+            "",
+            *textwrap.wrap(intro, width=100, break_on_hyphens=False),
             "",
             "| command | " + " | ".join(heads) + " |",
             "| --- |" + " --- |" * len(heads),
