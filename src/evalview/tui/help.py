@@ -52,6 +52,8 @@ HELP = """\
 | `/` | search episodes (id, message, termination reason) |
 | `x` | clear the episode filters |
 | `c` | copy the highlighted episode's id |
+| `s` | sort by the next column (or click a header; again to reverse); empty cells last |
+| `r` | reverse the sort (`#` reversed is the run backwards) |
 
 ## Findings tab
 
