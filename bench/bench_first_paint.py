@@ -6,6 +6,9 @@ floor. CPU time (user + system of the app's process, from /proc/PID/stat, read t
 capture-pane shows the screen) rather than wall time, so the other jobs on a shared machine
 matter less; the floor is a fresh `python` that imports `textual.app` and reads and parses the
 run's files with orjson (bench_check.py's parse floor), measured alternately with the app.
+`evalview check RUN --json` is measured in the same rounds: it reads and audits the run with the
+same reader and audit the app runs before its run screen, so "run screen minus check" is the
+app's own share (Textual's frames, the loading worker, the episode table, scoring and imports).
 
     python bench/gen_big_run.py                     # once: bench/out/big-run
     python bench/bench_first_paint.py [RUN] [--repeat 5]
@@ -133,25 +136,32 @@ def main(argv: list[str] | None = None) -> int:
         print_phases(args.run, args.repeat)
         return 0
     floor_cmd = [sys.executable, "-c", "import textual.app\n" + PARSE_FLOOR, str(args.run)]
+    check_cmd = [*evalview_command(), "check", str(args.run), "--json"]
     measure(floor_cmd)  # warm the page cache and .pyc files
+    measure(check_cmd)
     app_cpu(args.run)
     floors: list[float] = []
+    checks: list[float] = []
     loading: list[float] = []
     shown: list[float] = []
     for _ in range(args.repeat):
         floors.append(measure(floor_cmd).cpu_s)
+        checks.append(measure(check_cmd).cpu_s)
         seen = app_cpu(args.run)
         loading.append(seen[LOADING])
         shown.append(seen[RUN_SCREEN])
-    floor, first, full = (statistics.median(x) for x in (floors, loading, shown))
+    floor, check, first, full = (statistics.median(x) for x in (floors, checks, loading, shown))
     print(f"floor (import textual.app + parse the run): median {floor:.2f} CPU-s "
           f"(min {min(floors):.2f}, max {max(floors):.2f})")
+    print(f"evalview check --json (read + audit, the same code): median {check:.2f} CPU-s "
+          f"= {check / floor:.2f}x the floor")
     print(f"loading screen on the terminal: median {first:.2f} CPU-s "
           f"(min {min(loading):.2f}, max {max(loading):.2f}; budget 0.5) -> "
           f"{'OK' if first <= 0.5 else 'OVER'}")
     print(f"run screen on the terminal: median {full:.2f} CPU-s "
           f"(min {min(shown):.2f}, max {max(shown):.2f}) = {full / floor:.2f}x the floor "
           f"(budget 2x) -> {'OK' if full <= 2 * floor else 'OVER'}")
+    print(f"run screen minus check (the app's own share): {full - check:.2f} CPU-s")
     return 0
 
 

@@ -10,12 +10,14 @@ import json
 import os
 import shutil
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import settings
+
+from helpers.chromium import RecordingProxy
 
 #: No per-example deadline: tests never assert timing, and with two workers on a loaded 2-core
 #: machine an example that takes 50 ms alone can take 400 ms (Hypothesis then fails it as flaky).
@@ -124,3 +126,11 @@ def example_run(example_run_dir: Path) -> RunDir:
 def run_dir_type() -> type[RunDir]:
     """The `RunDir` class, for tests (e.g. hypothesis) that build several runs in one test."""
     return RunDir
+
+
+@pytest.fixture
+def proxy() -> Iterator[RecordingProxy]:
+    """A recording HTTP proxy for the headless-Chromium tests: every request the page makes."""
+    p = RecordingProxy()
+    yield p
+    p.close()

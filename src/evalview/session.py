@@ -99,8 +99,12 @@ class PsrFiles:
     bare_targets: Path | None = None
     catalog: Path | None = None
 
-    def options(self) -> PsrOptions:
-        """Read the files (in the loading worker); InputError or PsrError name the bad one."""
+    def options(self) -> PsrOptions | None:
+        """Read the files (in the loading worker); InputError or PsrError name the bad one.
+        None when neither is given: the defaults, without importing the PSR core before the
+        run screen (it is needed only after it, by the partial-credit worker)."""
+        if self.bare_targets is None and self.catalog is None:
+            return None
         from evalview.psr import PsrOptions, load_bare_targets, load_catalog
 
         bare = self.bare_targets
@@ -252,14 +256,13 @@ def open_input(
     with the same messages as `evalview psr`. The input is read once, by the reader registry.
     `read`: which read of a file of several named reads (LeRobot).
     """
-    from evalview.psr import PsrError, score_inputs
-    from evalview.psr.inputs import parse_checkpoint_inputs
-
     files = psr_files or PsrFiles()
     options = files.options()
     source = Source(path)
     inputs = _is_checkpoint_inputs(source)
     if not inputs and files.catalog is not None:
+        from evalview.psr import PsrError
+
         raise PsrError(
             f"{path}: --catalog applies to checkpoint-inputs files; a closed run's manifest "
             "schedule already declares its tasks."
@@ -267,6 +270,9 @@ def open_input(
     if inputs:
         reading = read_input(source)
         if reading.format == CHECKPOINT_INPUTS:
+            from evalview.psr import score_inputs
+            from evalview.psr.inputs import parse_checkpoint_inputs
+
             _step(progress, 2)
             return score_inputs(parse_checkpoint_inputs(path, reading.payload), options)
     session = open_run(source, progress=progress, name=read)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,12 +16,6 @@ from helpers.chromium import RecordingProxy, chromium
 
 pytestmark = pytest.mark.e2e
 
-
-@pytest.fixture
-def proxy() -> Iterator[RecordingProxy]:
-    p = RecordingProxy()
-    yield p
-    p.close()
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
 

@@ -10,7 +10,6 @@ CSP meta tag removed, so autoescaping alone is shown to keep task names inert.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,12 +20,6 @@ from helpers.chromium import RecordingProxy, chromium
 
 pytestmark = pytest.mark.e2e
 
-
-@pytest.fixture
-def proxy() -> Iterator[RecordingProxy]:
-    p = RecordingProxy()
-    yield p
-    p.close()
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -82,3 +82,30 @@ def test_the_command_opens_the_app_before_importing_the_readers() -> None:
     assert {"textual.app", "evalview.load.input_path"} <= loaded  # the probe sees the path check
     early = {m: why for m, why in NOT_BEFORE_THE_APP.items() if m in loaded}
     assert not early, f"imported before the app started, but only needed for: {early}"
+
+
+#: What the loading worker must not import on the way to the run screen: each is needed only by
+#: something shown after it (a tab mounted after the first frame, a key, the deferred workers).
+NOT_BEFORE_THE_RUN_SCREEN = {
+    "evalview.psr": "the partial-credit worker, after the run screen",
+    "rich.syntax": "the record screen (Enter on an episode)",
+    "pygments": "the record screen's JSON highlighting",
+    "pydantic": "the export dialog",
+    "jinja2": "the exported page",
+    "markdown_it": "the help screen",
+}
+
+
+def test_the_loading_worker_imports_only_what_the_run_screen_shows() -> None:
+    """The worker's path in a fresh interpreter: open the sample run as the app does (scored
+    without the bootstrap, partial credit deferred), then import the run screen's module."""
+    loaded = modules_after(
+        "from pathlib import Path\n"
+        "from evalview.session import Session, open_input\n"
+        f"opened = open_input(Path({str(EXAMPLE)!r}), defer_bootstrap=True)\n"
+        "assert isinstance(opened, Session) and opened.scorecard is not None\n"
+        "import evalview.tui.run_screen"
+    )
+    assert {"numpy", "evalview.stats", "evalview.tui.run_screen"} <= loaded
+    early = {m: why for m, why in NOT_BEFORE_THE_RUN_SCREEN.items() if m in loaded}
+    assert not early, f"imported before the run screen, but only needed for: {early}"

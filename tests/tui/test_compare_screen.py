@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable, Header, Static
 
 from evalview.tui.compare_screen import CompareApp, CompareScreen, MessageScreen
@@ -110,3 +111,43 @@ def test_two_paths_with_one_missing_exit_2_before_the_app(tmp_path: Path) -> Non
 
     a, _ = _runs(tmp_path)
     assert main([str(a), str(tmp_path / "nope")]) == 2
+
+
+def test_a_read_that_is_not_a_run_ends_the_app_with_exit_2(tmp_path: Path) -> None:
+    """As `evalview PATH` with one path: no screen to dismiss, the message for the terminal."""
+    asyncio.run(_not_a_run(tmp_path))
+
+
+async def _not_a_run(tmp_path: Path) -> None:
+    a, _ = _runs(tmp_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a run\n")
+    app = CompareApp(a, notes)
+    async with app.run_test() as pilot:
+        for _ in range(600):  # up to 30 s: the reads are read in a thread
+            await pilot.pause(0.05)
+            if app.failure is not None:
+                break
+    assert app.return_value == 2
+    assert app.failure is not None and "notes.txt" in app.failure
+    assert not any(isinstance(s, MessageScreen) for s in app.screen_stack)
+
+
+def test_the_command_prints_why_a_read_is_not_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`evalview A B` hands the app's reason to stderr after the app has ended."""
+    from evalview.cli import main
+    from evalview.tui import compare_screen
+
+    def run(self: CompareApp) -> int:
+        self.failure = f"{self.b}: not a run (a text file)."
+        return 2
+
+    monkeypatch.setattr(compare_screen.CompareApp, "run", run)
+    a, _ = _runs(tmp_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a run\n")
+    assert main([str(a), str(notes)]) == 2
+    err = capsys.readouterr().err
+    assert "evalview:" in err and "notes.txt: not a run" in err

@@ -143,3 +143,56 @@ def test_two_lerobot_files_open_the_compare_screen() -> None:
             assert str(table.get_row_at(0)[0]).startswith("libero_spatial/0")
 
     run(main())
+
+
+def test_two_reads_of_one_file_are_compared_from_the_picker() -> None:
+    """space marks A then B, c compares: the same comparison as `evalview compare FILE FILE
+    --read-a K --read-b K`; Escape goes back to the list, whose Enter still opens a read."""
+    from textual.widgets import OptionList
+    from tui_helpers import wait_for
+
+    from evalview.compare.paired import compare_runs
+    from evalview.load import read_input, select_run
+    from evalview.tui.read_picker import ReadPickerScreen
+    from evalview.tui.runs_compare import ReadsCompare
+
+    path = REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json"
+    reading = read_input(path)
+    expected = compare_runs(
+        select_run(reading, "eval_results_400"),
+        select_run(reading, "eval_results_800"),
+        label_a="a",
+        label_b="b",
+    )
+
+    async def main() -> None:
+        app = EvalViewApp(path)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: showing(app, ReadPickerScreen))
+            picker = app.screen
+            assert isinstance(picker, ReadPickerScreen)
+            options = picker.query_one(OptionList)
+            await wait_for(pilot, lambda: app.focused is options)
+            await pilot.press("c")  # nothing marked: a warning, no screen
+            await pilot.pause()
+            assert app.screen is picker
+            await pilot.press("space", "down", "space")
+            await wait_for(pilot, lambda: picker.marked == ["eval_results_400", "eval_results_800"])
+            assert str(options.get_option_at_index(0).prompt).startswith("A ")
+            assert str(options.get_option_at_index(1).prompt).startswith("B ")
+            await pilot.press("c")
+            await wait_for(pilot, lambda: showing(app, ReadsCompare))
+            shown = app.screen.comparison  # type: ignore[attr-defined]
+            assert shown.a.label == f"{path} [eval_results_400]"
+            assert shown.b.label == f"{path} [eval_results_800]"
+            assert [t.task for t in shown.tasks] == [t.task for t in expected.tasks]
+            assert [(t.pairs, t.only_a, t.only_b) for t in shown.tasks] == [
+                (t.pairs, t.only_a, t.only_b) for t in expected.tasks
+            ]
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is picker)
+            await pilot.press("enter")  # the cursor is still on B
+            screen = await opened(pilot)
+            assert screen.session.run.identity.run_id == "eval_results_800"
+
+    run(main())

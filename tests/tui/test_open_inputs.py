@@ -214,7 +214,7 @@ def test_two_runs_executed_unlike_are_refused_unless_allowed(
     run(main_())
     seen: dict[str, object] = {}
 
-    def fake(a: Path, b: Path, *, allow_off_protocol: bool = False) -> int:
+    def fake(a: Path, b: Path, *, allow_off_protocol: bool = False, **_: object) -> int:
         seen.update(a=a, b=b, allow=allow_off_protocol)
         return 0
 

@@ -142,8 +142,14 @@ def main(argv: Sequence[str]) -> int:
             return EXIT_UNREADABLE
         from evalview.tui.compare_screen import run_compare
 
+        def unreadable(message: str) -> None:
+            error_console().print(f"[bold red]evalview:[/] {escape(message)}")
+
         return run_compare(
-            Path(args.paths[0]), Path(args.paths[1]), allow_off_protocol=args.allow_off_protocol
+            Path(args.paths[0]),
+            Path(args.paths[1]),
+            allow_off_protocol=args.allow_off_protocol,
+            unreadable=unreadable,
         )
     path, problem = resolve_path(args.paths)
     for side in (args.bare_targets, args.catalog):

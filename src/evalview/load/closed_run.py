@@ -43,7 +43,6 @@ from evalview.model.run import (
     Protocol,
     ResultFile,
     Run,
-    build_table,
     split_episode_id,
 )
 
@@ -379,10 +378,10 @@ def _load_closed_run(
     fields: dict[str, Any] = {}
     if lazy_table:
         make: type[Run] = _LazyTableRun
-        fields["table_rows"] = lambda: _rows(schedule, records, eids, message_key)
+        fields["make_table"] = lambda: _table(schedule, records, eids, message_key)
     else:
         make = Run
-        fields["episodes"] = build_table(_rows(schedule, records, eids, message_key))
+        fields["episodes"] = _table(schedule, records, eids, message_key)
     return make(
         **fields,
         path=path,
@@ -415,22 +414,22 @@ def _load_closed_run(
 
 
 class _LazyTableRun(Run):
-    """A Run whose episode table is built from its rows the first time it is read. Without
-    `table_rows` (as `dataclasses.replace` calls it, with `episodes`), a plain Run."""
+    """A Run whose episode table is built the first time it is read. Without `make_table` (as
+    `dataclasses.replace` calls it, with `episodes`), a plain Run."""
 
     def __init__(
-        self, *, table_rows: Callable[[], list[dict[str, Any]]] | None = None, **fields: Any
+        self, *, make_table: Callable[[], EpisodeTable] | None = None, **fields: Any
     ) -> None:
-        if table_rows is None:
+        if make_table is None:
             super().__init__(**fields)
             return
         super().__init__(episodes=cast(EpisodeTable, None), **fields)
         del self.__dict__["episodes"]  # so the cached property below answers
-        self._table_rows = table_rows
+        self._make_table = make_table
 
     @cached_property
     def episodes(self) -> EpisodeTable:  # type: ignore[override]
-        return build_table(self._table_rows())
+        return self._make_table()
 
 
 _ABSENT = object()
@@ -579,68 +578,24 @@ def _parse_lines(
     return out
 
 
-def _row(
-    data: dict[str, Any], rec: EpisodeRecord, eid: str | None, message_key: str
-) -> dict[str, Any]:
-    """The table row of one record. Inlined lookups: this runs once per episode (10,000 times)."""
-    ep = data.get("episode")
-    if not isinstance(ep, dict):
-        ep = _NO_OBJECT
-    metrics = data.get("metrics")
-    if not isinstance(metrics, dict):
-        metrics = _NO_OBJECT
-    error = data.get("error")
-    if not isinstance(error, dict):
-        error = _NO_OBJECT
-    task = ep.get("task")
-    seed = ep.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        seed = None
-    if (seed is None or not isinstance(task, str)) and eid is not None:
-        id_task, id_seed = split_episode_id(eid)
-        task = task if isinstance(task, str) else id_task
-        seed = id_seed if seed is None else seed
-    elif not isinstance(task, str):
-        task = None
-    status = data.get("status")
-    success = data.get("success")
-    category = error.get("category")
-    etype = error.get("type")
-    reason = data.get("termination_reason")
-    score = metrics.get("score")
-    message = metrics.get(message_key)
-    return {
-        "id": eid if eid is not None else f"<line {rec.line}>",
-        "task": task,
-        "seed": seed,
-        "status": status if status in (COMPLETED, ERROR) else INVALID,
-        "success": success if isinstance(success, bool) else None,
-        "error_category": category if isinstance(category, str) else None,
-        "error_type": etype if isinstance(etype, str) else None,
-        "termination_reason": reason if isinstance(reason, str) else None,
-        "score": score if isinstance(score, int | float) and not isinstance(score, bool) else None,
-        "message": message if isinstance(message, str) else None,
-        "file": EPISODES_JSONL,
-        "line": rec.line,
-    }
-
-
-_NO_OBJECT: dict[str, Any] = {}
-
-
-def _rows(
+def _table(
     schedule: tuple[str, ...],
     records: list[EpisodeRecord],
     eids: list[str | None],
     message_key: str,
-) -> list[dict[str, Any]]:
-    """Row dicts for `build_table`; `eids[i]` is `records[i].episode_id`, computed once."""
+) -> EpisodeTable:
+    """The episode table: schedule cases first (in schedule order), then stray records.
+
+    Built column by column in one pass over the records (no row dicts: this runs once per
+    episode, 10,000 times on the benchmark run, on the way to the app's first screen).
+    `eids[i]` is `records[i].episode_id`, computed once.
+    """
     first: dict[str, int] = {}
     for idx, (rec, eid) in enumerate(zip(records, eids, strict=True)):
         if eid is not None and rec.data is not None:
             first.setdefault(eid, idx)
-    scheduled = set()
-    rows: list[dict[str, Any]] = []
+    cols = _Columns()
+    scheduled: set[str] = set()
     for eid in schedule:
         if eid in scheduled:
             continue  # a duplicated schedule id is an audit finding; one case per id
@@ -648,26 +603,153 @@ def _rows(
         found = first.get(eid)
         if found is None:
             task, seed = split_episode_id(eid)
-            rows.append(
-                {"id": eid, "task": task, "seed": seed, "status": UNATTEMPTED, "in_schedule": True}
-            )
+            cols.unattempted(eid, task, seed)
         else:
             rec = records[found]
             assert rec.data is not None
-            row = _row(rec.data, rec, eid, message_key)
-            row.update(in_schedule=True, record_index=found)
-            rows.append(row)
+            cols.record(rec.data, rec.line, eid, message_key, True, found)
     for idx, (rec, eid) in enumerate(zip(records, eids, strict=True)):
         if eid is not None and eid in scheduled and first.get(eid) == idx:
             continue
         if rec.data is None:
-            row = {"id": f"<line {rec.line}>", "status": INVALID, "file": EPISODES_JSONL,
-                   "line": rec.line}
+            cols.unparsed(rec.line, idx)
         else:
-            row = _row(rec.data, rec, eid, message_key)
-        row.update(in_schedule=False, record_index=idx)
-        rows.append(row)
-    return rows
+            cols.record(rec.data, rec.line, eid, message_key, False, idx)
+    return cols.table()
+
+
+class _Columns:
+    """The table's columns as lists while the records are walked; `table()` makes the arrays.
+    The values are those of `EpisodeTable.row` (None, -1 or NaN where a record says nothing)."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.task: list[str | None] = []
+        self.seed: list[int] = []
+        self.status: list[str] = []
+        self.success: list[int] = []
+        self.category: list[str | None] = []
+        self.etype: list[str | None] = []
+        self.reason: list[str | None] = []
+        self.score: list[float] = []
+        self.message: list[str | None] = []
+        self.in_schedule: list[bool] = []
+        self.file: list[str | None] = []
+        self.line: list[int] = []
+        self.record_index: list[int] = []
+
+    def _nothing(self) -> None:
+        """The columns a case without a parsed record leaves empty."""
+        self.success.append(-1)
+        self.category.append(None)
+        self.etype.append(None)
+        self.reason.append(None)
+        self.score.append(_NAN)
+        self.message.append(None)
+
+    def unattempted(self, eid: str, task: str, seed: int | None) -> None:
+        self.ids.append(eid)
+        self.task.append(task)
+        self.seed.append(-1 if seed is None else seed)
+        self.status.append(UNATTEMPTED)
+        self._nothing()
+        self.in_schedule.append(True)
+        self.file.append(None)
+        self.line.append(0)
+        self.record_index.append(-1)
+
+    def unparsed(self, line: int, index: int) -> None:
+        self.ids.append(f"<line {line}>")
+        self.task.append(None)
+        self.seed.append(-1)
+        self.status.append(INVALID)
+        self._nothing()
+        self.in_schedule.append(False)
+        self.file.append(EPISODES_JSONL)
+        self.line.append(line)
+        self.record_index.append(index)
+
+    def record(
+        self,
+        data: dict[str, Any],
+        line: int,
+        eid: str | None,
+        message_key: str,
+        in_schedule: bool,
+        index: int,
+    ) -> None:
+        ep = data.get("episode")
+        if not isinstance(ep, dict):
+            ep = _NO_OBJECT
+        metrics = data.get("metrics")
+        if not isinstance(metrics, dict):
+            metrics = _NO_OBJECT
+        error = data.get("error")
+        if not isinstance(error, dict):
+            error = _NO_OBJECT
+        task = ep.get("task")
+        seed = ep.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            seed = None
+        if (seed is None or not isinstance(task, str)) and eid is not None:
+            id_task, id_seed = split_episode_id(eid)
+            task = task if isinstance(task, str) else id_task
+            seed = id_seed if seed is None else seed
+        elif not isinstance(task, str):
+            task = None
+        status = data.get("status")
+        success = data.get("success")
+        category = error.get("category")
+        etype = error.get("type")
+        reason = data.get("termination_reason")
+        score = metrics.get("score")
+        message = metrics.get(message_key)
+        self.ids.append(eid if eid is not None else f"<line {line}>")
+        self.task.append(task)
+        self.seed.append(-1 if seed is None else seed)
+        self.status.append(status if status in (COMPLETED, ERROR) else INVALID)
+        self.success.append(int(success) if isinstance(success, bool) else -1)
+        self.category.append(category if isinstance(category, str) else None)
+        self.etype.append(etype if isinstance(etype, str) else None)
+        self.reason.append(reason if isinstance(reason, str) else None)
+        self.score.append(
+            float(score) if isinstance(score, int | float) and not isinstance(score, bool)
+            else _NAN
+        )
+        self.message.append(message if isinstance(message, str) else None)
+        self.in_schedule.append(in_schedule)
+        self.file.append(EPISODES_JSONL)
+        self.line.append(line)
+        self.record_index.append(index)
+
+    def table(self) -> EpisodeTable:
+        import numpy as np
+
+        def obj(values: list[Any]) -> Any:
+            arr = np.empty(len(values), dtype=object)
+            arr[:] = values
+            return arr
+
+        return EpisodeTable(
+            ids=obj(self.ids),
+            task=obj(self.task),
+            seed=np.array(self.seed, dtype=np.int64),
+            status=obj(self.status),
+            success=np.array(self.success, dtype=np.int8),
+            error_category=obj(self.category),
+            error_type=obj(self.etype),
+            termination_reason=obj(self.reason),
+            score=np.array(self.score, dtype=np.float64),
+            message=obj(self.message),
+            in_schedule=np.array(self.in_schedule, dtype=np.bool_),
+            file=obj(self.file),
+            line=np.array(self.line, dtype=np.int64),
+            record_index=np.array(self.record_index, dtype=np.int64),
+        )
+
+
+_NO_OBJECT: dict[str, Any] = {}
+_NAN = float("nan")
 
 
 #: The files of a closed run; any one of them given as the path opens the run around it.

@@ -7,6 +7,7 @@ McNemar verdict, and for the selected task its 2×2 McNemar table and the power 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -326,6 +327,8 @@ class CompareApp(App[int]):
         self.a, self.b = a, b
         self.allow_off_protocol = allow_off_protocol
         self.exit_code = 0
+        #: Why a read could not be opened (exit 2): `run_compare` prints it after the app ends.
+        self.failure: str | None = None
 
     def on_mount(self) -> None:
         self.register_theme(EVALVIEW_THEME)
@@ -374,13 +377,29 @@ class CompareApp(App[int]):
         elif message.problem is not None:
             title, text, code = message.problem
             self.exit_code = code
+            if code == 2:  # not a run at all: the terminal gets the message, as for one path
+                self.failure = text
+                self.exit(code)
+                return
             self.push_screen(MessageScreen(title, text))
 
     def action_quit(self) -> None:  # type: ignore[override]
         self.exit(self.exit_code)
 
 
-def run_compare(a: Path, b: Path, *, allow_off_protocol: bool = False) -> int:
-    """`evalview A B`: 0 after a comparison, 1 refused, 2 unreadable (as `evalview compare`)."""
-    result = CompareApp(a, b, allow_off_protocol=allow_off_protocol).run()
+def run_compare(
+    a: Path,
+    b: Path,
+    *,
+    allow_off_protocol: bool = False,
+    unreadable: Callable[[str], None] | None = None,
+) -> int:
+    """`evalview A B`: 0 after a comparison, 1 refused, 2 unreadable (as `evalview compare`).
+    A read that is not a run ends the app, and `unreadable` gets its message once the terminal
+    is restored (the command prints it on stderr, as `evalview PATH` does with one path); a
+    refusal stays on screen (it explains which flag would allow it)."""
+    app = CompareApp(a, b, allow_off_protocol=allow_off_protocol)
+    result = app.run()
+    if app.failure is not None and unreadable is not None:
+        unreadable(app.failure)
     return 0 if result is None else int(result)

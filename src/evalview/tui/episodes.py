@@ -157,6 +157,17 @@ def _haystack(session: Session) -> list[str]:
     ]
 
 
+def _ranks(values: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+    """Sortable ranks of a column and where it holds nothing (NaN, None or empty text)."""
+    if values.dtype.kind == "f":
+        missing = np.isnan(values)
+        return np.where(missing, 0.0, values), missing
+    text = np.array(["" if v is None else str(v) for v in values], dtype=object)
+    missing = text == ""
+    _, rank = np.unique(text.astype(str), return_inverse=True)
+    return rank.astype(np.int64), missing
+
+
 def _options(values: Any) -> list[tuple[Text, str]]:
     """Select options whose labels show the value literally (a task name is run data)."""
     return [(plain(v), str(v)) for v in values]
@@ -177,6 +188,10 @@ class EpisodesPane(Vertical):
         Binding("enter", "leave_search", show=False, priority=True, id="episodes.leave_search"),
         Binding("x", "clear_filters", "Clear filters", id="episodes.clear"),
         Binding("c", "copy", "Copy id", id="episodes.copy"),
+        Binding("s", "sort_next", "Sort", id="episodes.sort"),
+        # Not in the footer: at 80 columns it would push out Quit and Help; the status line
+        # names it once the rows are sorted, and the help lists it.
+        Binding("r", "reverse", "Reverse", show=False, id="episodes.reverse"),
     ]
 
     class OpenRecord(Message):
@@ -194,6 +209,11 @@ class EpisodesPane(Vertical):
         self._index: npt.NDArray[np.intp] = np.arange(len(session.run.episodes), dtype=np.intp)
         self._syncing = False
         self._rewards = _rewards(session)
+        self._columns = columns(session)
+        #: The column the rows are sorted by (0, `#`, is the run's own order) and its direction.
+        self.sort_column = 0
+        self.sort_reverse = False
+        self._sort_keys: dict[int, tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]] = {}
 
     def compose(self) -> ComposeResult:
         ep = self.session.run.episodes
@@ -209,7 +229,7 @@ class EpisodesPane(Vertical):
             )
             yield Select(_options(OUTCOMES), prompt="outcome", id="f-outcome", compact=True)
             yield Input(placeholder="search id, message, reason…  (/)", id="f-text", compact=True)
-        yield VirtualTable(columns(self.session), id="episodes-table")
+        yield VirtualTable(self._columns, id="episodes-table")
         yield Static(id="episodes-status", classes="status-line")
 
     def on_mount(self) -> None:
@@ -236,15 +256,89 @@ class EpisodesPane(Vertical):
         self._refresh_rows()
 
     def _refresh_rows(self) -> None:
-        self._index = filter_rows(self.session, self.filter, self._haystack)
+        self._index = self._sorted(filter_rows(self.session, self.filter, self._haystack))
         table = self.query_one(VirtualTable)
         table.set_rows(len(self._index), self._render_row)
+        sorted_by = self.sort_column != 0 or self.sort_reverse
+        table.show_sorted(self.sort_column if sorted_by else None, self.sort_reverse)
         total = len(self.session.run.episodes)
         shown = len(self._index)
+        label = self._columns[self.sort_column].label.split(" (")[0]
+        order = f" · sorted by {label} {'▼' if self.sort_reverse else '▲'}" if sorted_by else ""
+        hints = [h for h, on in (("x clears filters", self.filter != EpisodeFilter()),
+                                 ("r reverses", sorted_by)) if on]
         self.query_one("#episodes-status", Static).update(
             f"{count_text(shown, 'episode')} of {total:,} · {esc(self.filter.describe())}"
-            + ("   [dim](x clears filters)[/]" if self.filter != EpisodeFilter() else "")
+            + esc(order)
+            + (f"   [dim]({', '.join(hints)})[/]" if hints else "")
         )
+
+    # -- sorting -----------------------------------------------------------------------------
+
+    def sort_by(self, column: int, *, reverse: bool | None = None) -> None:
+        """Sort the listed rows by `column` (a click on its header again reverses it)."""
+        if reverse is None:
+            reverse = not self.sort_reverse if column == self.sort_column else False
+        self.sort_column, self.sort_reverse = column, reverse
+        self._refresh_rows()
+
+    def action_sort_next(self) -> None:
+        self.sort_by((self.sort_column + 1) % len(self._columns), reverse=False)
+
+    def action_reverse(self) -> None:
+        self.sort_by(self.sort_column, reverse=not self.sort_reverse)
+
+    @on(VirtualTable.HeaderClicked, "#episodes-table")
+    def _header_clicked(self, event: VirtualTable.HeaderClicked) -> None:
+        event.stop()
+        self.sort_by(event.column)
+
+    def _sorted(self, index: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+        """`index` (rows in run order) in the chosen order: rows with nothing in the column
+        last in either direction, ties in run order."""
+        if self.sort_column == 0:
+            return index[::-1].copy() if self.sort_reverse else index
+        rank, missing = self._sort_key(self.sort_column)
+        key = -rank[index] if self.sort_reverse else rank[index]
+        return index[np.lexsort((index, key, missing[index]))]
+
+    def _sort_key(self, column: int) -> tuple[npt.NDArray[Any], npt.NDArray[np.bool_]]:
+        """(rank, missing) over every episode row for `column`, computed once per column."""
+        if column not in self._sort_keys:
+            self._sort_keys[column] = _ranks(self._column_values(column))
+        return self._sort_keys[column]
+
+    def _column_values(self, column: int) -> npt.NDArray[Any]:
+        """What column `column` shows, for every episode row (numbers as numbers)."""
+        ep = self.session.run.episodes
+        label = self._columns[column].label
+        rewards = {name.replace("_", " "): name for name in self._rewards}
+        if label in rewards:
+            return np.asarray(self.session.run.columns[rewards[label]], dtype=np.float64)
+        match label:
+            case "episode":
+                return ep.ids
+            case "status":
+                return ep.status
+            case "outcome":  # success first when ascending; no outcome counts as missing
+                return np.where(ep.success < 0, np.nan, 1.0 - ep.success)
+            case "error":
+                return ep.error_category
+            case "task":
+                return ep.task
+            case "seed":
+                return np.where(ep.seed < 0, np.nan, ep.seed.astype(np.float64))
+            case "error type":
+                return ep.error_type
+            case "termination":
+                return ep.termination_reason
+        # the message column: the text shown (an errored row shows its error's message)
+        shown = [
+            self._message(r, str(ep.status[r])).plain for r in range(len(ep))
+        ]
+        out = np.empty(len(shown), dtype=object)
+        out[:] = shown
+        return out
 
     @on(Select.Changed)
     def _select_changed(self, event: Select.Changed) -> None:

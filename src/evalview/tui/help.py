@@ -52,6 +52,8 @@ HELP = """\
 | `/` | search episodes (id, message, termination reason) |
 | `x` | clear the episode filters |
 | `c` | copy the highlighted episode's id |
+| `s` | sort by the next column (or click a header; again to reverse); empty cells last |
+| `r` | reverse the sort (`#` reversed is the run backwards) |
 
 ## Findings tab
 
@@ -92,6 +94,14 @@ A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, 
 | `c` | compare the two marked reads (`Esc` back) |
 | `A` / `B` / `C` | mark a replicate of method A / of method B / a plain-BC read (again: unmark) |
 | `x` | contrast A with B (relative to BC if marked) as `evalview contrast`; `Esc` back |
+
+## A file of several named reads (a LeRobot file of `eval_results_400`, `eval_results_800`, ...)
+
+| key | does |
+| --- | --- |
+| `Enter` | open the highlighted read (as `--read KEY`) |
+| `space` | mark the read A, then B (a third mark replaces the oldest) |
+| `c` | compare the two marked reads (as `compare --read-a --read-b`); `Esc` back |
 
 ## Compare screen: `evalview A B`
 

@@ -38,7 +38,8 @@ class LoadingScreen(Screen[None]):
         """Stage `index` of STAGES, `done` (0–1) of the way through it (reading reports bytes)."""
         self.query_one(ProgressBar).update(progress=index + min(max(done, 0.0), 1.0))
         within = f" {done:.0%}" if 0.0 < done < 1.0 else ""
-        self.query_one("#loading-stage", Static).update(f"{stage}…{within}")
+        # One line of fixed size (evalview.tcss): no layout pass, only a repaint of the line.
+        self.query_one("#loading-stage", Static).update(f"{stage}…{within}", layout=False)
 
 
 class UnreadableScreen(Screen[None]):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -23,6 +24,8 @@ class ReadPickerScreen(Screen[str]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q,escape", "leave", "Quit", id="reads.quit"),
+        Binding("space", "mark", "Mark A/B", id="reads.mark"),
+        Binding("c", "compare", "Compare A, B", id="reads.compare"),
     ]
     #: The list has the focus when the screen shows. Not a query in `on_mount`: the app leaving
     #: just as the picker is pushed mounts it with no children, and the query raised NoMatches.
@@ -33,6 +36,8 @@ class ReadPickerScreen(Screen[str]):
         self.path = path
         self.names = names
         self.summaries = summaries
+        #: The reads marked for a comparison, A first (at most two; a third mark drops A).
+        self.marked: list[str] = []
 
     def compose(self) -> ComposeResult:
         with Middle(), Center(), Vertical(id="read-picker-box"):
@@ -42,15 +47,12 @@ class ReadPickerScreen(Screen[str]):
                 id="read-picker-title",
             )
             yield OptionList(
-                *(
-                    Option(plain(f"{name}  ·  {self.summaries.get(name, '')}"), id=name)
-                    for name in self.names
-                ),
+                *(Option(self._prompt(name), id=name) for name in self.names),
                 id="read-picker-list",
             )
             yield Static(
-                "[dim]To compare two of them: evalview compare FILE FILE --read-a KEY "
-                "--read-b KEY[/]"
+                "[dim]To compare two of them: space marks A, then B; c compares "
+                "(evalview compare FILE FILE --read-a KEY --read-b KEY for a script).[/]"
             )
         yield Footer()
 
@@ -62,3 +64,30 @@ class ReadPickerScreen(Screen[str]):
 
     def action_leave(self) -> None:
         self.app.exit(0)
+
+    def _prompt(self, name: str) -> Text:
+        role = "AB"[self.marked.index(name)] if name in self.marked else " "
+        line = plain(f"{name}  ·  {self.summaries.get(name, '')}")
+        return Text.assemble((f"{role} ", "bold"), line)
+
+    def action_mark(self) -> None:
+        """Mark the highlighted read as A, then B; again on a marked read unmarks it."""
+        options = self.query_one(OptionList)
+        if options.highlighted is None:
+            return
+        name = self.names[options.highlighted]
+        if name in self.marked:
+            self.marked.remove(name)
+        else:
+            self.marked = [*self.marked, name][-2:]
+        for other in self.names:
+            options.replace_option_prompt(other, self._prompt(other))
+
+    def action_compare(self) -> None:
+        if len(self.marked) != 2:
+            self.notify("Mark two reads with space first (A, then B).", severity="warning")
+            return
+        from evalview.tui.runs_compare import ReadsCompareScreen
+
+        a, b = self.marked
+        self.app.push_screen(ReadsCompareScreen(self.path, self.path, read_a=a, read_b=b))

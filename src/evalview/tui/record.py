@@ -9,11 +9,10 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import orjson
 from rich.console import Group, RenderableType
-from rich.syntax import Syntax
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,6 +26,9 @@ from evalview.tui.clipboard import copy_to_clipboard
 from evalview.tui.header import RunHeader
 from evalview.tui.safe import clean, clean_block, plain
 from evalview.tui.safe import esc as escape
+
+if TYPE_CHECKING:  # rich.syntax brings Pygments (0.07 s): imported when a record is shown
+    from rich.syntax import Syntax
 
 #: The episode fields an exported result.json publishes (model/result.py), shown for its rows.
 PUBLISHED_FIELDS = (
@@ -96,6 +98,8 @@ class RecordScreen(_DetailScreen):
         self.query_one("#detail-content", Static).update(body)
 
     def _syntax(self, text: str, highlight: set[int] | None = None) -> Syntax:
+        from rich.syntax import Syntax
+
         self.json_text = text
         return Syntax(
             text, "json", theme=SYNTAX_THEME, line_numbers=True, word_wrap=True,
@@ -210,6 +214,8 @@ class FileScreen(_DetailScreen):
         )
         doc = self.session.run.documents.get(self.rel)
         if doc is not None and self.line is None and self.key is None:
+            from rich.syntax import Syntax
+
             self._show(Syntax(_json_text(doc), "json", theme=SYNTAX_THEME, line_numbers=True))
             return
         self.query_one("#detail-content", Static).update(Text("reading…", style="dim"))
@@ -268,6 +274,8 @@ def read_excerpt(
         excerpt = lines[start - 1 : line + CONTEXT_LINES]
     if not excerpt:
         return Text(f"{clean(rel)} has no line {line}.", style="yellow")
+    from rich.syntax import Syntax
+
     syntax = Syntax(
         clean_block("\n".join(excerpt)),
         lexer,

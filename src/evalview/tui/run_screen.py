@@ -16,7 +16,6 @@ from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.header import RunHeader
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.overview import OverviewPane
-from evalview.tui.record import RecordScreen
 from evalview.tui.tabs import TABS
 
 
@@ -168,4 +167,6 @@ class RunScreen(Screen[None]):
         self.open_record(message.row)
 
     def open_record(self, row: int) -> None:
+        from evalview.tui.record import RecordScreen  # Pygments: not before the first screen
+
         self.app.push_screen(RecordScreen(self.session, row))

@@ -87,6 +87,18 @@ class VirtualTable(ScrollView, can_focus=True):
     class Selected(Highlighted):
         """Enter (or a click on the highlighted row) on `index`."""
 
+    class HeaderClicked(Message):
+        """A click on the header of column `column` (its position in `columns`)."""
+
+        def __init__(self, table: VirtualTable, column: int) -> None:
+            super().__init__()
+            self.table = table
+            self.column = column
+
+        @property
+        def control(self) -> VirtualTable:
+            return self.table
+
     def __init__(
         self,
         columns: Sequence[Column],
@@ -99,6 +111,8 @@ class VirtualTable(ScrollView, can_focus=True):
         self.columns = list(columns)
         self.row_count = 0
         self._source: RowSource = _no_rows
+        #: The column the rows are sorted by (its header shows ▲ or ▼), or None.
+        self.sorted_by: tuple[int, bool] | None = None
 
     def set_rows(self, count: int, source: RowSource, *, keep_cursor: bool = False) -> None:
         """Replace the rows: nothing is rendered until it scrolls into view.
@@ -146,9 +160,16 @@ class VirtualTable(ScrollView, can_focus=True):
                 widths[i] = spare // len(flexible)
         return widths
 
-    def _line(self, cells: Sequence[Cell], widths: list[int], style: Style) -> list[Segment]:
+    def show_sorted(self, column: int | None, reverse: bool = False) -> None:
+        """Mark `column`'s header as the sort order (None: the rows' own order)."""
+        self.sorted_by = None if column is None else (column, reverse)
+        self.refresh()
+
+    def _line(
+        self, cells: Sequence[Cell], widths: list[int], style: Style, *, header: bool = False
+    ) -> list[Segment]:
         segments: list[Segment] = []
-        for col, width, cell in zip(self.columns, widths, cells, strict=False):
+        for i, (col, width, cell) in enumerate(zip(self.columns, widths, cells, strict=False)):
             # Text.render drops a Text's base style; appending turns it into a span it keeps.
             text = Text(no_wrap=True)
             if isinstance(cell, Text):  # run data: no control character reaches the terminal
@@ -162,6 +183,8 @@ class VirtualTable(ScrollView, can_focus=True):
             else:
                 text.append(" " * pad)
             text.append(" ")
+            if header:  # a click on a header cell names its column
+                text.stylize(Style(meta={"column": i}))
             segments.extend(text.render(self.app.console))
         return list(Segment.apply_style(segments, style))
 
@@ -174,7 +197,11 @@ class VirtualTable(ScrollView, can_focus=True):
         if y == 0:
             style = base + self.get_component_rich_style("vtable--header")
             cells = [Text(c.label) for c in self.columns]
-            strip = Strip(self._line(cells, widths, style)).adjust_cell_length(full, style)
+            if self.sorted_by is not None and self.sorted_by[0] < len(cells):
+                column, reverse = self.sorted_by
+                cells[column] = Text(f"{self.columns[column].label} {'▼' if reverse else '▲'}")
+            line = self._line(cells, widths, style, header=True)
+            strip = Strip(line).adjust_cell_length(full, style)
             return strip.crop(left, left + width).adjust_cell_length(width, style)
         row = int(self.scroll_offset.y) + y - 1
         if row >= self.row_count:
@@ -224,6 +251,10 @@ class VirtualTable(ScrollView, can_focus=True):
             self.post_message(self.Selected(self, self.cursor_row))
 
     def on_click(self, event: events.Click) -> None:
+        column = event.style.meta.get("column") if event.style else None
+        if column is not None:
+            self.post_message(self.HeaderClicked(self, int(column)))
+            return
         row = event.style.meta.get("row") if event.style else None
         if row is None:
             return
