@@ -18,7 +18,7 @@ from tui_helpers import REPO, run, showing, wait_for
 from evalview.tui.app import EvalViewApp
 from evalview.tui.run_screen import RunScreen
 from evalview.tui.runs_compare import RunsCompare
-from evalview.tui.runs_screen import RunsScreen
+from evalview.tui.runs_screen import SORTS, RunsScreen
 from evalview.tui.vtable import VirtualTable
 from helpers.closed_runs import outcomes_for, write_run
 
@@ -93,6 +93,32 @@ def test_sort_and_filters(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: _paths(screen) == ["c-mid"])
         await pilot.press("escape")
         await wait_for(pilot, lambda: len(_paths(screen)) == 4)
+
+    _with(_folder(tmp_path), body)
+
+
+def test_a_click_on_a_header_sorts_by_it(tmp_path: Path) -> None:
+    """succ / sel sorts by successes (again: reversed, and its header says so); a header with no
+    sort of its own says which ones sort, and changes nothing."""
+
+    async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        table = screen.query_one(VirtualTable)
+        labels = [c.label for c in table.columns]
+
+        def x_of(label: str) -> int:  # the column's first cell, as the table lays it out
+            return sum(w + 1 for w in table._widths()[: labels.index(label)]) + 1
+
+        await pilot.click(table, offset=(x_of("succ / sel"), 0))
+        await wait_for(pilot, lambda: SORTS[screen.sort_key] == "successes")
+        assert _paths(screen) == ["a-low", "c-mid", "b-high", "d-broken.json"]  # 1, 4, 7, none
+        assert table.sorted_by == (labels.index("succ / sel"), False)
+        await pilot.click(table, offset=(x_of("succ / sel"), 0))
+        await wait_for(pilot, lambda: screen.descending)
+        assert _paths(screen).index("b-high") < _paths(screen).index("c-mid")
+        assert table.sorted_by == (labels.index("succ / sel"), True)
+        await pilot.click(table, offset=(x_of("policy"), 0))
+        await pilot.pause()
+        assert SORTS[screen.sort_key] == "successes" and screen.descending  # unchanged
 
     _with(_folder(tmp_path), body)
 

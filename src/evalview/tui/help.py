@@ -88,6 +88,7 @@ A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, 
 | --- | --- |
 | `Enter` | open the read under the cursor; `Esc` comes back to the same row |
 | `s` / `r` | sort by the next key (scan order, verdict, read, mean, successes) / reverse |
+| click | a click on the verdict, read, succ / sel or all-T header sorts by it (again: reverse) |
 | `v` | verdict filter: all, errors, warnings, clean, unreadable |
 | `/` | filter by text (path, policy, benchmark, checkpoint, run id); `Esc` clears it |
 | `space` | mark the read A, then B (a third mark replaces the oldest) |

@@ -37,6 +37,11 @@ from evalview.tui.vtable import Cell, Column, VirtualTable
 
 #: The sort keys `s` cycles through (label, key of a RunsRow).
 SORTS = ("scan order", "verdict", "read", "mean", "successes")
+#: The sort a click on a column's header chooses (columns without one say what can be sorted).
+HEADER_SORTS = {
+    "": "scan order", "set": "scan order", "verdict": "verdict", "read": "read",
+    "succ / sel": "successes", "all-T % ± SE": "mean",
+}
 #: The contrast sides `A`, `B` and `C` mark, in the order of `evalview contrast --a --b --bc`.
 ROLES = ("A", "B", "BC")
 #: The verdict filters `v` cycles through.
@@ -402,7 +407,28 @@ class RunsScreen(Screen[None]):
         table.set_rows(len(view), self._cells, keep_cursor=keep_cursor)
         if keep_cursor and current is not None and current.index in view:
             table.move_to(view.index(current.index))
+        name = SORTS[self.sort_key]
+        labels = [c.label for c in table.columns]
+        column = next((labels.index(h) for h, n in HEADER_SORTS.items() if n == name and h), None)
+        default = name == "scan order" and not self.descending
+        table.show_sorted(None if default else column, self.descending)
         self._title()
+
+    @on(VirtualTable.HeaderClicked)
+    def _header_clicked(self, event: VirtualTable.HeaderClicked) -> None:
+        """A click on a header sorts by that column (again: reversed), as `s` and `r` do."""
+        event.stop()
+        name = HEADER_SORTS.get(event.table.columns[event.column].label)
+        if name is None:
+            self.notify(
+                f"The reads sort by {', '.join(SORTS)}: click one of those headers, or s.",
+                severity="information",
+            )
+            return
+        key = SORTS.index(name)
+        self.descending = not self.descending if key == self.sort_key else False
+        self.sort_key = key
+        self._refilter(keep_cursor=True)
 
     def _cells(self, position: int) -> Sequence[Cell]:
         entry = self.entries[self.view[position]]
