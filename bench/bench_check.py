@@ -15,7 +15,9 @@ child's max RSS from os.wait4. It also checks that `evalview check` never import
     python bench/bench_check.py                    # measure and print
     python bench/bench_check.py --write-docs       # also rewrite the "check" section of
                                                    # docs/performance.md
-Budgets (DESIGN.md): check <= 3x the parse floor, < 2 s, peak RSS < 4x bytes read + 150 MB.
+Budgets (DESIGN.md): check within 2x the parse floor ("every read-only command within 2x the
+time of merely reading and parsing the same files with orjson"), < 2 s, peak RSS < 4x bytes read
++ 150 MB.
 """
 
 from __future__ import annotations
@@ -79,6 +81,15 @@ t5 = clock()
 print(f"{t1 - t0:.3f} {t2 - t1:.3f} {t3 - t2:.3f} {t4 - t3:.3f} {t5 - t4:.3f}")
 """
 NOTES = """\
+The ratio budget was quoted here as 3x until 2026-12-01; DESIGN.md says every read-only command
+within 2x the floor, and `check` is over it: 2.38x on 2026-11-29, 2.25-2.38x on 2026-12-01
+(unchanged by that day's work). What stands above the floor, per the phases row: the audit (about
+0.6x the floor on its own), evalview's imports (about 0.3x: the session, the readers and the audit's
+checks) and the loader's work beyond parsing (one open, read and compare per result file, the
+records). The JSON lines themselves parse at the floor's speed (a bulk parse of every line in one
+call was tried and was no faster). Getting under 2x needs the audit about half as costly; not done.
+The other read-only commands are further off (bench_commands.py: `psr --json` about 3.6x).
+
 What brought `check` from 0.82 s (3.5x) to about 0.55 s (same findings, in the same order:
 tests/audit, tests/load, tests/cli/test_check*.py, and a one-off comparison of the loaded Run and
 the findings on 3,000 randomly mutated runs against the code before these changes):
@@ -230,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     floor_peak = max(s.max_rss_bytes for s in floors)
     mem_budget = 4 * nbytes + 150 * 2**20
     verdicts = {
-        "ratio <= 3x": ratio <= 3.0,
+        "ratio <= 2x": ratio <= 2.0,
         "check < 2 s": check_s < 2.0,
         "peak < 4x bytes + 150 MB": peak < mem_budget,
         "no textual import": not textual,
@@ -243,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         ("evalview check --json (median)",
          f"{check_s:.3f} s  (min {min(s.wall_s for s in checks):.3f}, "
          f"max {max(s.wall_s for s in checks):.3f}; exit {checks[0].exit_code})"),
-        ("ratio check / floor", f"{ratio:.2f}x  (budget 3x)"),
+        ("ratio check / floor", f"{ratio:.2f}x  (budget 2x)"),
         ("CPU time (user+sys, median)", f"floor {floor_cpu:.3f} s, check {check_cpu:.3f} s, "
                                         f"ratio {check_cpu / floor_cpu:.2f}x"),
         ("check peak RSS", f"{peak / 2**20:.0f} MiB  (budget {mem_budget / 2**20:.0f} MiB "
@@ -273,7 +284,7 @@ def write_docs(env_line: str, rows: list[tuple[str, str]], verdicts: dict[str, b
         "",
         "`evalview check RUN --json` on a 10,000-episode, ~50 MB closed run, as a whole process,",
         "against the parse floor (a fresh Python process that reads the same files and parses",
-        "each with orjson). Budgets: at most 3x the floor, under 2 s, peak RSS under 4x the bytes",
+        "each with orjson). Budgets: at most 2x the floor, under 2 s, peak RSS under 4x the bytes",
         "read + 150 MB, and no Textual import.",
         "",
         f"Measured {today} on {env_line}; {repeat} interleaved repetitions after a warm-up,",
