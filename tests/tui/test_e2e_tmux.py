@@ -179,6 +179,25 @@ def test_a_search_typed_at_full_speed_filters_10000_episodes(
     assert terminal.exit_status() == "0"
 
 
+def test_a_sort_typed_at_full_speed_sorts_10000_episodes(
+    terminal: Terminal, big_run: Path
+) -> None:
+    """`3` then `s s s` in one burst as the run screen appears: the Episodes tab sorted by
+    outcome (successes first), then `r`: failures first. No key lost to a tab still mounting."""
+    terminal.start(f"{_evalview()} {big_run}", size=(160, 48))
+    terminal.wait_for("successes / selected")
+    terminal.keys("3", "s", "s", "s")
+    screen = terminal.wait_for("sorted by outcome ▲", "outcome ▲")
+    rows = [line for line in screen.splitlines() if "/seed" in line]
+    assert rows and all("✓ success" in line for line in rows), screen
+    terminal.keys("r")
+    screen = terminal.wait_for("sorted by outcome ▼")
+    rows = [line for line in screen.splitlines() if "/seed" in line]
+    assert rows and all("· failure" in line for line in rows), screen
+    terminal.keys("q")
+    assert terminal.exit_status() == "0"
+
+
 def test_harness_result_opens_its_arms_tab_in_a_real_terminal(terminal: Terminal) -> None:
     sample = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
     terminal.start(f"{_evalview()} {sample / 'gpu-calc-hard-single-seed.json'}")
