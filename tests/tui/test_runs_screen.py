@@ -123,6 +123,26 @@ def test_a_click_on_a_header_sorts_by_it(tmp_path: Path) -> None:
     _with(_folder(tmp_path), body)
 
 
+def test_export_is_offered_over_an_opened_read_only(tmp_path: Path) -> None:
+    """Over the Runs screen there is nothing to export: `e` is not in the footer, and pressing
+    it does not claim a run is loading. Over a read opened from it, `e` exports that read."""
+
+    async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
+        app = pilot.app
+        assert app.check_action("export", ()) is False
+        await pilot.press("e")
+        await pilot.pause()
+        assert not any("loading" in str(n.message) for n in app._notifications)
+        await pilot.press("enter")  # a-low, the first row
+        await wait_for(pilot, lambda: showing(app, RunScreen))
+        await wait_for(pilot, lambda: app.check_action("export", ()) is True)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert app.check_action("export", ()) is False
+
+    _with(_folder(tmp_path), body)
+
+
 def test_enter_opens_a_read_and_escape_comes_back_to_the_same_row(tmp_path: Path) -> None:
     async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
         await pilot.press("down", "down", "enter")

@@ -237,7 +237,11 @@ class EvalViewApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer Escape-to-Runs only over a Runs screen; `a` only while the card is refused
-        for errors the reviewer may score anyway."""
+        for errors the reviewer may score anyway; `e` over an opened read (and while one loads,
+        when it says so), not over the Runs screen or the list of a file's reads, where there is
+        nothing to export."""
+        if action == "export":
+            return self.session is not None or isinstance(self.screen, LoadingScreen)
         if action == "back_to_runs":
             runs = self._runs_screen()
             return runs is not None and self.screen is not runs
