@@ -13,7 +13,6 @@ import numpy as np
 import numpy.typing as npt
 from rich.text import Text
 from textual import on
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -24,6 +23,7 @@ from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, INVALID, UNAT
 from evalview.session import Session
 from evalview.tui.clipboard import copy_to_clipboard
 from evalview.tui.fmt import count_text
+from evalview.tui.keygate import focus_search
 from evalview.tui.safe import esc, plain
 from evalview.tui.vtable import Column, VirtualTable
 
@@ -375,13 +375,7 @@ class EpisodesPane(Vertical):
         self.screen.set_focus(self.query_one(VirtualTable))
 
     def action_search(self) -> None:
-        field = self.query_one("#f-text", Input)
-        if self.screen.focused is field:
-            # `/` typed in the field is text. Textual drops a focused Input's printable keys
-            # from its ancestors' bindings, but not `/` ("slash" has no character there).
-            raise SkipAction()
-        # Not `Input.focus()`: that defers the change behind the keys already queued.
-        self.screen.set_focus(field)
+        focus_search(self.query_one("#f-text", Input))
 
     def action_clear_filters(self) -> None:
         self.set_filter(EpisodeFilter())

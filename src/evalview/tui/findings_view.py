@@ -9,7 +9,6 @@ import numpy as np
 import numpy.typing as npt
 from rich.text import Text
 from textual import on
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -21,6 +20,7 @@ from evalview.session import Session
 from evalview.tui.clipboard import copy_to_clipboard
 from evalview.tui.episodes import EpisodeFilter
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE
+from evalview.tui.keygate import focus_search
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.safe import clean
@@ -118,10 +118,7 @@ class FindingsPane(Vertical):
     """The table of findings and, beneath, what the highlighted rule means."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Priority, as in the Episodes pane: the focus is on the field before the app forwards
-        # the next key (a plain binding ran only after `/` bubbled back up from the table, and
-        # the keys typed right after it were lost); `action_search` lets a `/` typed in the
-        # field through as text.
+        # Priority: the field has the focus before the next key (keygate.focus_search).
         Binding("slash", "search", "Search", id="findings.search", priority=True),
         Binding("c", "copy", "Copy", id="findings.copy"),
     ]
@@ -199,10 +196,7 @@ class FindingsPane(Vertical):
         self.query_one(VirtualTable).focus()
 
     def action_search(self) -> None:
-        field = self.query_one("#findings-search", Input)
-        if self.screen.focused is field:
-            raise SkipAction()  # `/` in the field is text
-        self.screen.set_focus(field)  # not `focus()`: that waits behind the keys already queued
+        focus_search(self.query_one("#findings-search", Input))
 
     def action_copy(self) -> None:
         table = self.query_one(VirtualTable)

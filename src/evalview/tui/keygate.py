@@ -10,6 +10,8 @@ it gets ready; the app replays the held keys in order when it opens.
 from __future__ import annotations
 
 from textual import events
+from textual.actions import SkipAction
+from textual.widget import Widget
 
 
 class KeyGate:
@@ -42,3 +44,16 @@ class KeyGate:
         if self._holds or not self._held:
             return None
         return self._held.pop(0)
+
+
+def focus_search(field: Widget) -> None:
+    """Move the focus to a search field at once, for a priority `/` binding: the field has the
+    focus before the app forwards the next key (a plain binding ran only after `/` bubbled back
+    up from the table, and the keys typed right after it were lost). `Widget.focus()` would
+    wait behind the keys already queued, so `set_focus`. When the field already has the focus,
+    SkipAction lets the `/` through as text: Textual drops a focused Input's printable keys from
+    its ancestors' bindings, but not `/` ("slash" has no character there)."""
+    screen = field.screen
+    if screen.focused is field:
+        raise SkipAction()
+    screen.set_focus(field)

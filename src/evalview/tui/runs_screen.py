@@ -20,7 +20,6 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -31,6 +30,7 @@ from textual.worker import get_current_worker
 from evalview.folder.discover import Candidate, Discovery
 from evalview.folder.reads import ReadRow, ScoreOptions, row_of_item
 from evalview.folder.watch import changed_under
+from evalview.tui.keygate import focus_search
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
 from evalview.tui.vtable import Cell, Column, VirtualTable
@@ -149,10 +149,7 @@ class RunsScreen(Screen[None]):
         Binding("s", "sort", "Sort", id="runs.sort"),
         Binding("r", "reverse", "Reverse", id="runs.reverse"),
         Binding("v", "verdict", "Verdict filter", id="runs.verdict"),
-        # Priority, as in the Episodes pane: the focus is on the field before the app forwards
-        # the next key (a plain binding ran only after `/` bubbled back up from the table, and
-        # the keys typed right after it were lost); `action_search` lets a `/` typed in the
-        # field through as text.
+        # Priority: the field has the focus before the next key (keygate.focus_search).
         Binding("slash", "search", "Filter", id="runs.search", priority=True),
         Binding("space", "mark", "Mark A/B", id="runs.mark"),
         Binding("c", "compare", "Compare A B", id="runs.compare"),
@@ -496,10 +493,8 @@ class RunsScreen(Screen[None]):
 
     def action_search(self) -> None:
         box = self.query_one("#runs-search", Input)
-        if self.focused is box:
-            raise SkipAction()  # `/` in the field is text (a read's path has them)
         box.display = True
-        self.set_focus(box)  # not `focus()`: that waits behind the keys already queued
+        focus_search(box)  # a `/` typed in the field is text (a read's path has them)
 
     @on(Input.Changed, "#runs-search")
     def _search_changed(self, event: Input.Changed) -> None:

@@ -7,7 +7,6 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -18,6 +17,7 @@ from evalview.stats import TaskScore
 from evalview.tui.bars import interval_bar
 from evalview.tui.episodes import EpisodeFilter
 from evalview.tui.fmt import pct
+from evalview.tui.keygate import focus_search
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.safe import esc as escape
 from evalview.tui.safe import plain
@@ -47,10 +47,7 @@ class TasksPane(Vertical):
         Binding("s", "sort_next", "Sort", id="tasks.sort"),
         Binding("r", "reverse", "Reverse", id="tasks.reverse"),
         Binding("g", "next_group", "Group", id="tasks.group"),
-        # Priority, as in the Episodes pane: the focus is on the field before the app forwards
-        # the next key (a plain binding ran only after `/` bubbled back up from the table, and
-        # the keys typed right after it were lost); `action_search` lets a `/` typed in the
-        # field through as text.
+        # Priority: the field has the focus before the next key (keygate.focus_search).
         Binding("slash", "search", "Search", id="tasks.search", priority=True),
     ]
 
@@ -177,10 +174,7 @@ class TasksPane(Vertical):
         self._fill()
 
     def action_search(self) -> None:
-        field = self.query_one("#tasks-search", Input)
-        if self.screen.focused is field:
-            raise SkipAction()  # `/` in the field is text
-        self.screen.set_focus(field)  # not `focus()`: that waits behind the keys already queued
+        focus_search(self.query_one("#tasks-search", Input))
 
     @on(Input.Changed, "#tasks-search")
     def _search(self, event: Input.Changed) -> None:
