@@ -324,18 +324,14 @@ def export(session: HarnessSession, args: argparse.Namespace) -> int:
         err.print(f"[bold red]✗ refused:[/] cannot write {escape(str(args.output_dir))} "
                   f"({escape(exc.strerror or str(exc))}); nothing was written.")
         return EXIT_REFUSED
+    from evalview.report.export_summary import harness_export_summary
+
+    summary = harness_export_summary(done)
     out = console()
-    doc = done.document
-    out.print(f"[bold green]✓ exported[/] {escape(str(done.destination))}: benchmark-harness "
-              f"result {escape(doc['name'])}, {len(doc['arms'])} arms × {len(doc['seeds'])} seeds")
-    for path in done.files:
+    out.print(f"[bold green]✓ exported[/] {escape(str(summary.destination))}: "
+              f"{escape(summary.headline)}")
+    for path in summary.files:
         out.print(f"  {escape(str(path))}")
-    for label in doc["labels"]:
-        out.print(f"[yellow]! {escape(label)} (kept on the page and in result.json)[/]")
-    warnings = [f for f in doc["findings"] if f["severity"] == "warning"]
-    if warnings:
-        out.print(f"[yellow]! {len(warnings)} audit warning(s) are listed on the page.[/]")
-    if done.redactions:
-        out.print(f"[yellow]! {done.redactions} string(s) held a local path, a host or a user "
-                  "name and were redacted. Read the files before you publish them.[/]")
+    for warning in summary.warnings:
+        out.print(f"[yellow]! {escape(warning)}[/]")
     return EXIT_OK

@@ -10,7 +10,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from evalview.cli.output import EXIT_OK, EXIT_UNREADABLE, error_console, escape
+from evalview.cli.output import EXIT_OK, EXIT_UNREADABLE, error_console, escape, fail_unreadable
 
 DESCRIPTION = """\
 Open the evalview terminal app on a closed-run directory (the one holding manifest.json), an
@@ -142,14 +142,11 @@ def main(argv: Sequence[str]) -> int:
             return EXIT_UNREADABLE
         from evalview.tui.compare_screen import run_compare
 
-        def unreadable(message: str) -> None:
-            error_console().print(f"[bold red]evalview:[/] {escape(message)}")
-
         return run_compare(
             Path(args.paths[0]),
             Path(args.paths[1]),
             allow_off_protocol=args.allow_off_protocol,
-            unreadable=unreadable,
+            unreadable=fail_unreadable,
         )
     path, problem = resolve_path(args.paths)
     for side in (args.bare_targets, args.catalog):

@@ -14,6 +14,7 @@ from evalview.fmt import pct
 
 if TYPE_CHECKING:
     from evalview.report.export import Exported
+    from evalview.report.harness_export import HarnessExported
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,30 @@ def export_summary(done: Exported) -> ExportSummary:
     return ExportSummary(
         destination=done.destination,
         headline=f"{head.successes}/{head.denominator} successes / selected ({pct(head.rate)})",
+        files=tuple(done.files),
+        warnings=tuple(warnings),
+    )
+
+
+def harness_export_summary(done: HarnessExported) -> ExportSummary:
+    """The same for an exported benchmark-harness result: its arms and seeds as the headline,
+    the caveat labels it keeps, its audit warnings and what was redacted."""
+    doc = done.document
+    warnings = [f"{label} (kept on the page and in result.json)" for label in doc["labels"]]
+    audit_warnings = [f for f in doc["findings"] if f["severity"] == "warning"]
+    if audit_warnings:
+        warnings.append(f"{len(audit_warnings)} audit warning(s) are listed on the page.")
+    if done.redactions:
+        warnings.append(
+            f"{done.redactions} string(s) held a local path, a host or a user name and were "
+            "redacted. Read the files before you publish them."
+        )
+    return ExportSummary(
+        destination=done.destination,
+        headline=(
+            f"benchmark-harness result {doc['name']}, {len(doc['arms'])} arms × "
+            f"{len(doc['seeds'])} seeds"
+        ),
         files=tuple(done.files),
         warnings=tuple(warnings),
     )

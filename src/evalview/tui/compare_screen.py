@@ -392,7 +392,7 @@ def run_compare(
     b: Path,
     *,
     allow_off_protocol: bool = False,
-    unreadable: Callable[[str], None] | None = None,
+    unreadable: Callable[[str], object] | None = None,
 ) -> int:
     """`evalview A B`: 0 after a comparison, 1 refused, 2 unreadable (as `evalview compare`).
     A read that is not a run ends the app, and `unreadable` gets its message once the terminal

@@ -19,7 +19,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from evalview.report.export_summary import export_summary
+from evalview.report.export_summary import (
+    ExportSummary,
+    export_summary,
+    harness_export_summary,
+)
 from evalview.tui.safe import clean
 from evalview.tui.words import app_words
 
@@ -56,8 +60,8 @@ def open_in_browser(index: Path) -> bool:
         return False
 
 
-def _success_text(done: Exported) -> Text:
-    summary = export_summary(done)
+def _success_text(summary: ExportSummary) -> Text:
+    """What `evalview export` prints (report/export_summary.py words both), as dialog text."""
     text = Text("✓ Exported ", style="bold green")
     text.append(clean(summary.destination), style="bold")
     text.append(f"\n  {clean(summary.headline)}")
@@ -65,31 +69,6 @@ def _success_text(done: Exported) -> Text:
         text.append(f"\n  wrote {clean(Path(path).absolute())}")
     for warning in summary.warnings:
         text.append(f"\n! {clean(warning)}", style="yellow")
-    return text
-
-
-def _harness_success_text(done: HarnessExported) -> Text:
-    """What `evalview export HARNESS.json` prints (cli/harness.py), as dialog text."""
-    doc = done.document
-    text = Text("✓ Exported ", style="bold green")
-    text.append(clean(done.destination), style="bold")
-    text.append(
-        f"\n  benchmark-harness result {clean(doc['name'])}, {len(doc['arms'])} arms × "
-        f"{len(doc['seeds'])} seeds"
-    )
-    for path in done.files:
-        text.append(f"\n  wrote {clean(Path(path).absolute())}")
-    for label in doc["labels"]:
-        text.append(f"\n! {clean(label)} (kept on the page and in result.json)", style="yellow")
-    warnings = [f for f in doc["findings"] if f["severity"] == "warning"]
-    if warnings:
-        text.append(f"\n! {len(warnings)} audit warning(s) are listed on the page.", style="yellow")
-    if done.redactions:
-        text.append(
-            f"\n! {done.redactions} string(s) held a local path, a host or a user name and were "
-            "redacted. Read the files before you publish them.",
-            style="yellow",
-        )
     return text
 
 
@@ -226,9 +205,10 @@ class ExportScreen(ModalScreen[None]):
             self.app.call_from_thread(self._show, _refusal_text(message, []), "refused")
         else:
             index = next((p for p in done.files if p.name == "index.html"), None)
-            text = (
-                _success_text(done) if isinstance(done, Exported) else _harness_success_text(done)
+            summary = (
+                export_summary(done) if isinstance(done, Exported) else harness_export_summary(done)
             )
+            text = _success_text(summary)
             self.app.call_from_thread(self._shown_page, index)
             self.app.call_from_thread(self._show, text, "ok")
 
