@@ -1,10 +1,12 @@
-"""One road from a path to the numbers: path → `Run` → findings → `Scorecard`, built once.
+"""The only road from an input to findings and numbers: address → reading → audit → score.
 
-Every view uses it: `evalview check` and `score` (`open_run`, `score_session`), the export
-(`evalview.report.export`), and the app (`open_input`, `open_session`, which run in a worker and
-report their stage, so a large run shows progress instead of a frozen frame). The run is read
-once, audited once, and scored with those findings (the scorer never audits on its own); adding
-the seed bootstrap later (`finish_bootstrap`) recomputes nothing else.
+Every door takes it: `check`, `check DIR`, `table`, `score`, `compare`, `contrast`, `export`,
+`psr`, the app, the Runs screen and watch. An input is addressed by one value (`Address`: path,
+read name, side files), read and parsed once (`read_address`), and each of its reads audited
+once by the whole audit (`audit_read`: the reopened result.json's re-audit included); what it
+holds (episode reads, a harness's arms, PSR checkpoint inputs) is the reader's declaration, not a
+switch here. The scorer takes the audit's findings and never audits on its own; adding the seed
+bootstrap later (`finish_bootstrap`) recomputes nothing else.
 
 Headless: never imports Textual.
 """
@@ -19,12 +21,15 @@ from typing import TYPE_CHECKING
 from evalview.findings import Finding, Severity, audit_verdict, count_by_severity, sort_findings
 from evalview.fmt import STAGES as _STAGES
 from evalview.load import InputError, ReadOptions, Source, read_input, select_run
-from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
+from evalview.model.address import Address
 from evalview.model.run import Run
 
 if TYPE_CHECKING:
+    from evalview.compare.contrast import Contrast
+    from evalview.compare.paired import Comparison
     from evalview.harness.score import HarnessScore
     from evalview.load.harness_result import HarnessFile
+    from evalview.load.reader import Reading
     from evalview.psr import CheckpointReport, PsrOptions, RunPsrReport
     from evalview.stats import BenchmarkDeclaration, Scorecard
 
@@ -74,10 +79,21 @@ class Session:
     #: paint); `psr_options` is what it will use.
     psr_pending: bool = False
     psr_options: PsrOptions | None = None
+    #: where it was opened from (path, read name, side files): export, watch and compare
+    #: re-enter through it; defaults to the lone read at `path`
+    address: Address | None = None
 
     def __post_init__(self) -> None:
         if not self.counts:
             self.counts = count_by_severity(self.findings)
+        if self.address is None:
+            self.address = Address(self.path)
+
+    @property
+    def where(self) -> Address:
+        """The address, typed as always set (`__post_init__` fills it)."""
+        assert self.address is not None
+        return self.address
 
     @property
     def reading_failed(self) -> bool:
@@ -115,35 +131,94 @@ class PsrFiles:
         )
 
 
+def read_address(
+    address: Address | Source,
+    options: ReadOptions | None = None,
+    progress: Progress | None = None,
+) -> Reading:
+    """The one read and parse of an input, by the first reader (by priority) that knows it."""
+    _step(progress, 0)
+    return read_input(address if isinstance(address, Source) else Source(address.path),
+                      _with_progress(options or ReadOptions(), progress))
+
+
+def open_reads(
+    path: str | Path | Address | Source,
+    *,
+    name: str | None = None,
+    read: ReadOptions | None = None,
+    progress: Progress | None = None,
+) -> list[Session | HarnessSession]:
+    """Every read of an input, each audited once: one `Session` per episode read (every key of
+    a file of several named reads, or the one `name` picks), or the `HarnessSession` of a
+    benchmark-harness result. NotARead (an InputError, exit 2) for an input that holds no read
+    (PSR checkpoint inputs: `evalview psr` reads those), InputError when it cannot be read."""
+    address, source = _address_and_source(path, name)
+    reading = read_address(source, read, progress)
+    return reads_of(reading, address, progress)
+
+
+def reads_of(
+    reading: Reading, address: Address, progress: Progress | None = None
+) -> list[Session | HarnessSession]:
+    """The audited reads of a reading already read (the app keeps it while the user picks)."""
+    from evalview.load.registry import NotARead, reader_named
+
+    reader = reader_named(reading.format)
+    holds = reader.holds if reader is not None else "episodes"
+    if holds == "arms":
+        if address.read is not None:
+            raise InputError(
+                f"{address.path}: a benchmark-harness result holds arms x seeds, no named reads; "
+                f"drop --read {address.read}."
+            )
+        _step(progress, 1)
+        return [_harness_session(address, reading.payload)]
+    if not reading.runs:
+        select_run(reading)  # raises NotARead, saying what the input is instead
+        raise NotARead(f"{address.path}: holds no episode read.")  # pragma: no cover
+    if address.read is not None:
+        return [_audited(address, select_run(reading, address.read), progress)]
+    if len(reading.runs) == 1:
+        return [_audited(address, reading.runs[0].run, progress)]
+    return [_audited(address.with_read(r.name), r.run, progress) for r in reading.runs]
+
+
 def open_run(
-    path: str | Path | Source,
+    path: str | Path | Address | Source,
     *,
     read: ReadOptions | None = None,
     name: str | None = None,
     progress: Progress | None = None,
 ) -> Session:
-    """Read and audit `path` (no score yet). InputError (exit 2) when it cannot be read as a run.
+    """The one episode read at `path` (or the one called `name`), audited, not yet scored.
 
-    `read`: reading options (`freeze`, `lazy_table` for short-lived commands; `message_key`).
-    `name`: which read of a file of several named reads. `progress`: the stages, for a loading bar.
+    InputError (exit 2) when it holds several reads and no name says which, or no episode read
+    at all (a harness result's arms: `open_reads` gives those).
     """
-    from evalview.load.registry import load_run
+    address, source = _address_and_source(path, name)
+    reading = read_address(source, read, progress)
+    from evalview.load.registry import NotARead, reader_named
 
-    source = path if isinstance(path, Source) else Source(path)
-    options = _with_progress(read or ReadOptions(), progress)
-    _step(progress, 0)
-    if name is None:
-        run = load_run(
-            source.path,
-            message_key=options.message_key,
-            freeze=options.freeze,
-            lazy_table=options.lazy_table,
-            progress=options.progress,
-            on_read=options.on_read,
-        )
-    else:
-        run = select_run(read_input(source, options), name)
-    return _audited(source.path, run, progress)
+    reader = reader_named(reading.format)
+    if reader is not None and reader.holds == "arms":
+        raise NotARead(f"{address.path}: " + _NOT_EPISODES.format(noun=reader.described))
+    return _audited(address, select_run(reading, address.read), progress)
+
+
+_NOT_EPISODES = (
+    "{noun}, which holds arms x seeds, not an episode read: `evalview check`, `score`, "
+    "`compare`, `export`, `table` and the app read it as such."
+)
+
+
+def _address_and_source(
+    path: str | Path | Address | Source, name: str | None
+) -> tuple[Address, Source]:
+    if isinstance(path, Source):
+        return Address(path.path, name), path
+    address = Address.of(path, name)
+    return address, Source(address.path)
 
 
 def _step(progress: Progress | None, i: int, done: float = 0.0) -> None:
@@ -162,9 +237,9 @@ def _with_progress(options: ReadOptions, progress: Progress | None) -> ReadOptio
     return replace(options, progress=reading)
 
 
-def _audited(path: Path, run: Run, progress: Progress | None) -> Session:
+def _audited(address: Address, run: Run, progress: Progress | None) -> Session:
     _step(progress, 1)
-    return Session(path=path, run=run, findings=audit_read(run))
+    return Session(path=address.path, run=run, findings=audit_read(run), address=address)
 
 
 def audit_read(run: Run) -> list[Finding]:
@@ -202,14 +277,14 @@ def score_session(session: Session, options: ScoreOptions | None = None) -> Scor
 
 
 def open_session(
-    path: Path,
+    path: Path | Address,
     progress: Progress | None = None,
     *,
     defer_bootstrap: bool = False,
     psr_options: PsrOptions | None = None,
 ) -> Session:
-    """Load, audit and score `path` for the app. Raises InputError when it cannot be read as a
-    run at all.
+    """Load, audit and score one episode read for the app (`path` may name a read). Raises
+    InputError when it cannot be read as one.
 
     With `defer_bootstrap` the card is scored without the seed bootstrap (the slow part: about
     0.8 s for 10,000 cases) so the app can paint; `finish_bootstrap` then adds the interval to
@@ -243,73 +318,76 @@ def _for_the_app(
     return session
 
 
+@dataclass(frozen=True)
+class NamedReads:
+    """A file of several named reads, read once, waiting for the user to pick one (the app asks
+    over its loading screen; `open_named` then audits the one picked without reading again)."""
+
+    address: Address
+    reading: Reading
+    #: read key -> one line about it, in file order
+    summaries: dict[str, str]
+
+
 def open_input(
-    path: Path,
+    path: Path | Address,
     progress: Progress | None = None,
     *,
     defer_bootstrap: bool = False,
     psr_files: PsrFiles | None = None,
     read: str | None = None,
-) -> Session | CheckpointReport:
-    """What `evalview PATH` opens: a run's `Session`, or the scored report of a PSR
-    checkpoint-inputs JSON. Raises InputError (unreadable, exit 2) or PsrError (refused, exit 1),
-    with the same messages as `evalview psr`. The input is read once, by the reader registry.
-    `read`: which read of a file of several named reads (LeRobot).
+) -> Session | HarnessSession | CheckpointReport | NamedReads:
+    """What `evalview PATH` opens, from one read of the input: a run's `Session` (scored for the
+    app), a harness result's `HarnessSession`, the scored report of PSR checkpoint inputs, or the
+    `NamedReads` of a file of several reads when no `read` says which. Raises InputError
+    (unreadable, exit 2) or PsrError (refused, exit 1), with the same messages as the commands.
     """
-    files = psr_files or PsrFiles()
+    address = Address.of(path, read)
+    if psr_files is not None:
+        address = replace(address, bare_targets=psr_files.bare_targets, catalog=psr_files.catalog)
+    files = PsrFiles(address.bare_targets, address.catalog)
     options = files.options()
-    source = Source(path)
-    inputs = _is_checkpoint_inputs(source)
-    if not inputs and files.catalog is not None:
+    reading = read_address(address, progress=progress)
+    from evalview.load.registry import reader_named
+
+    reader = reader_named(reading.format)
+    holds = reader.holds if reader is not None else "episodes"
+    if holds != "checkpoint-inputs" and files.catalog is not None:
         from evalview.psr import PsrError
 
         raise PsrError(
-            f"{path}: --catalog applies to checkpoint-inputs files; a closed run's manifest "
-            "schedule already declares its tasks."
+            f"{address.path}: --catalog applies to checkpoint-inputs files; a closed run's "
+            "manifest schedule already declares its tasks."
         )
-    if inputs:
-        reading = read_input(source)
-        if reading.format == CHECKPOINT_INPUTS:
-            from evalview.psr import score_inputs
-            from evalview.psr.inputs import parse_checkpoint_inputs
+    if holds == "checkpoint-inputs":
+        from evalview.psr import score_inputs
+        from evalview.psr.inputs import parse_checkpoint_inputs
 
-            _step(progress, 2)
-            return score_inputs(parse_checkpoint_inputs(path, reading.payload), options)
-    session = open_run(source, progress=progress, name=read)
-    return _for_the_app(session, progress, defer_bootstrap, options)
-
-
-def open_reads(
-    path: str | Path | Source, *, name: str | None = None, read: ReadOptions | None = None
-) -> list[tuple[str | None, Session]]:
-    """Every read at `path`, audited, as (name, Session): one per key of a file of several named
-    reads (LeRobot), else the one read (name None). `name` picks one read. InputError as
-    `open_run`."""
-    source = path if isinstance(path, Source) else Source(path)
-    if name is not None:
-        return [(name, open_run(source, read=read, name=name))]
-    if source.is_dir or not source.exists:
-        return [(None, open_run(source, read=read))]
-    reading = read_input(source, read or ReadOptions())
-    if len(reading.runs) > 1:
-        return [(r.name, _audited(source.path, r.run, None)) for r in reading.runs]
-    if len(reading.runs) == 1:
-        return [(None, _audited(source.path, reading.runs[0].run, None))]
-    return [(None, open_run(source, read=read))]  # words why it is not a run
+        _step(progress, 2)
+        return score_inputs(parse_checkpoint_inputs(address.path, reading.payload), options)
+    if holds == "episodes" and address.read is None and len(reading.runs) > 1:
+        return NamedReads(address, reading, _summaries(reading))
+    return open_named(reading, address, progress, defer_bootstrap=defer_bootstrap, psr=options)
 
 
-def named_reads(path: Path) -> dict[str, str]:
-    """The reads of a file of several named reads (LeRobot), key → one line about it; {} when
-    the file holds one read or is something else (opening it then says what is wrong)."""
-    source = Source(path)
-    try:
-        if source.is_dir or not source.exists:
-            return {}
-        reading = read_input(source)
-    except Exception:  # the loader words the problem when the run is opened
-        return {}
-    if len(reading.runs) < 2:
-        return {}
+def open_named(
+    reading: Reading,
+    address: Address,
+    progress: Progress | None = None,
+    *,
+    defer_bootstrap: bool = False,
+    psr: PsrOptions | None = None,
+) -> Session | HarnessSession:
+    """The app's read of `address` from a reading already read: audited and scored."""
+    opened = reads_of(reading, address, progress)[0]
+    if isinstance(opened, HarnessSession):
+        return opened
+    if psr is None and address.has_side_files:
+        psr = PsrFiles(address.bare_targets, address.catalog).options()
+    return _for_the_app(opened, progress, defer_bootstrap, psr)
+
+
+def _summaries(reading: Reading) -> dict[str, str]:
     out = {}
     for r in reading.runs:
         run = r.run
@@ -321,39 +399,45 @@ def named_reads(path: Path) -> dict[str, str]:
     return out
 
 
-def _is_checkpoint_inputs(source: Source) -> bool:
-    """True when the registry will read `source` as PSR checkpoint inputs (decided before the
-    loading bar shows a "reading" stage, which such a small file does not have)."""
-    from evalview.load import checkpoint_inputs, closed_run
-
+def named_reads(path: Path) -> dict[str, str]:
+    """The reads of a file of several named reads, key → one line about it; {} when the file
+    holds one read or is something else (opening it then says what is wrong)."""
+    source = Source(path)
     try:
-        return checkpoint_inputs.READER.detect(source) and not closed_run.READER.detect(source)
-    except InputError:
-        return False  # unreadable: the registry words the error when the run is read
+        if source.is_dir or not source.exists:
+            return {}
+        reading = read_input(source)
+    except Exception:  # the loader words the problem when the run is opened
+        return {}
+    return _summaries(reading) if len(reading.runs) > 1 else {}
 
 
 def partial_credit(
     run: Run, options: PsrOptions | None = None
 ) -> tuple[RunPsrReport | None, str | None]:
     """The run's reconstructed PSR, or why it has none (a refusal, or a bug in the core)."""
+    why = no_partial_credit(run.kind, run.path)
+    if why is not None:
+        return None, why
     from evalview.psr import PsrError, score_psr_run
 
-    if run.kind == "lerobot":
-        return None, (
-            f"{run.path.name} is a LeRobot eval_info.json: it records each episode's success, "
-            "not the verifier checkpoint messages partial credit is read from."
-        )
-    if run.kind != "closed-run":
-        return None, (
-            f"{run.path.name} is an exported result, which publishes outcomes but not the "
-            "verifier messages partial credit is read from. Open the closed run it came from."
-        )
     try:
         return score_psr_run(run, options), None
     except PsrError as exc:
         return None, str(exc)
     except Exception as exc:
         return None, f"partial credit failed ({type(exc).__name__}: {exc})"
+
+
+def no_partial_credit(fmt: str, path: Path) -> str | None:
+    """Why a read of format `fmt` gives no partial credit (its reader's declaration), or None:
+    the app's Partial credit tab and `evalview psr` say the same words."""
+    from evalview.load.registry import reader_named
+
+    reader = reader_named(fmt)
+    if reader is None or reader.no_partial_credit is None:
+        return None
+    return f"{path.name} is {reader.no_partial_credit}"
 
 
 def finish_partial_credit(session: Session) -> tuple[RunPsrReport | None, str | None]:
@@ -404,28 +488,41 @@ class HarnessSession:
     file: HarnessFile
     findings: list[Finding]
     counts: dict[str, int] = field(default_factory=dict)
+    address: Address | None = None
 
     def __post_init__(self) -> None:
         if not self.counts:
             self.counts = count_by_severity(self.findings)
+        if self.address is None:
+            self.address = Address(self.path)
+
+    @property
+    def where(self) -> Address:
+        assert self.address is not None
+        return self.address
+
+    @property
+    def verdict(self) -> tuple[str, str]:
+        """(style name, text) for the always-visible audit verdict (the same words as a run's)."""
+        return audit_verdict(self.counts)
+
+
+def _harness_session(address: Address, hf: HarnessFile) -> HarnessSession:
+    from evalview.harness.audit import audit_harness
+
+    return HarnessSession(address.path, hf, audit_harness(hf), address=address)
 
 
 def open_harness(path: str | Path | Source) -> HarnessSession | None:
-    """The benchmark-harness result at `path`, read by the registry and audited; None when the
-    path is another format (or missing: `open_run` words that). InputError when it is a
-    harness file that cannot be read as JSON at all."""
-    from evalview.load.harness_result import FORMAT, READER
+    """The benchmark-harness result at `path`, audited; None when it is another format. For
+    callers that want a harness session only; the doors take `open_reads`, which gives either."""
+    from evalview.load.harness_result import READER
 
     source = path if isinstance(path, Source) else Source(path)
     if not source.exists or not READER.detect(source):
         return None
-    from evalview.harness.audit import audit_harness
-
-    reading = read_input(source)
-    if reading.format != FORMAT:
-        return None
-    hf: HarnessFile = reading.payload
-    return HarnessSession(source.path, hf, audit_harness(hf))
+    opened = open_reads(source)
+    return opened[0] if isinstance(opened[0], HarnessSession) else None
 
 
 def score_harness_session(session: HarnessSession, *, allow_errors: bool = False
@@ -439,3 +536,111 @@ def score_harness_session(session: HarnessSession, *, allow_errors: bool = False
         return None
     return score_harness(result, session.findings, allow_errors=allow_errors)
 
+
+# -- two reads: compared through their sessions (the whole audit of each, done once) ---------
+
+
+def compare_sessions(
+    a: Session,
+    b: Session,
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    allow_off_protocol: bool = False,
+    allow_errors: bool = False,
+) -> Comparison:
+    """Pair B against A by episode, with each read's own audit (a read with audit errors is
+    refused, as `score` refuses it); labels are the addresses (`FILE [KEY]`)."""
+    from evalview.compare.paired import compare_runs
+
+    return compare_runs(
+        a.run,
+        b.run,
+        findings=(a.findings, b.findings),
+        label_a=a.where.label,
+        label_b=b.where.label,
+        alpha=alpha,
+        power=power,
+        allow_off_protocol=allow_off_protocol,
+        allow_errors=allow_errors,
+    )
+
+
+@dataclass(frozen=True)
+class PairedReads:
+    """Two reads opened, audited and paired: the comparison and both sessions (whose verdict and
+    `successes / selected` every compare screen keeps in its header)."""
+
+    comparison: Comparison
+    a: Session
+    b: Session
+
+
+def pair_addresses(
+    a: Address,
+    b: Address,
+    *,
+    allow_off_protocol: bool = False,
+    allow_errors: bool = False,
+) -> PairedReads:
+    """Open both reads (one read and one audit each) and pair them: `evalview A B`, the Runs
+    screen's and the read picker's compare all come through here, as `evalview compare` does."""
+    sa, sb = open_run(a), open_run(b)
+    comparison = compare_sessions(
+        sa, sb, allow_off_protocol=allow_off_protocol, allow_errors=allow_errors
+    )
+    return PairedReads(comparison, sa, sb)
+
+
+def contrast_addresses(
+    a: list[tuple[str, Address]],
+    b: list[tuple[str, Address]],
+    *,
+    bc: list[tuple[str, Address]] | None = None,
+    relative: bool = False,
+    allow_off_protocol: bool = False,
+    allow_errors: bool = False,
+) -> Contrast:
+    """Contrast side A against side B by replicate KEY, each address opened and audited once
+    however many sides name it (`contrast`, and the Runs screen's contrast)."""
+    from evalview.compare.contrast import contrast_runs
+
+    sessions: dict[Address, Session] = {}
+    loaded = []
+    for side in (a, b, bc or []):
+        items = []
+        for key, address in side:
+            if address not in sessions:
+                sessions[address] = open_run(address)
+            items.append((key, sessions[address].run, address.label))
+        loaded.append(items)
+    findings = {id(s.run): s.findings for s in sessions.values()}
+    return contrast_runs(
+        loaded[0],
+        loaded[1],
+        bc=loaded[2] or None,
+        relative=relative,
+        allow_off_protocol=allow_off_protocol,
+        allow_errors=allow_errors,
+        findings_of=lambda run: findings[id(run)],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Headline:
+    """One read's audit verdict and `successes / selected`: what every screen's header keeps."""
+
+    verdict_kind: str
+    verdict: str
+    successes: int
+    selected: int
+
+
+def headline(session: Session) -> Headline:
+    """From the session's own audit and card (scored without the bootstrap when not yet scored)."""
+    kind, verdict = session.verdict
+    card = session.scorecard
+    if card is None:
+        card = score_session(session, ScoreOptions(bootstrap=0))
+    d = card.denominators
+    return Headline(kind, verdict, d.successes, d.selected)

@@ -1,4 +1,5 @@
-"""The app on benchmark-harness results, driven as a person would (pilot)."""
+"""The app on benchmark-harness results, driven as a person would (pilot): the one app, whose
+loading worker reads the file and shows the Harness screen, as it shows a run's screen."""
 
 from __future__ import annotations
 
@@ -14,16 +15,23 @@ from textual.widgets import DataTable, Static, TabbedContent
 from tui_helpers import showing
 
 from evalview.harness.audit import SINGLE_SEED_LABEL
-from evalview.session import open_harness
-from evalview.tui.harness_app import HarnessApp, harness_app
+from evalview.tui.app import EvalViewApp
+from evalview.tui.harness_screen import HarnessScreen
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
 
 
-def _app(name: str) -> HarnessApp:
-    opened = open_harness(SAMPLES / name)
-    assert opened is not None
-    return harness_app(opened)
+def _app(name: str) -> EvalViewApp:
+    return EvalViewApp(SAMPLES / name)
+
+
+async def _opened(pilot: Pilot[Any]) -> HarnessScreen:
+    """Wait until the loading worker has shown the Harness screen."""
+    await _until(pilot, lambda: showing(pilot.app, HarnessScreen))
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, HarnessScreen)
+    return screen
 
 
 async def _until(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -44,17 +52,17 @@ def test_single_seed_arms_tab_labels_every_row() -> None:
     async def main() -> None:
         app = _app("gpu-calc-hard-single-seed.json")
         async with app.run_test(size=(150, 40)) as pilot:
-            await pilot.pause()
-            header = str(app.query_one("#harness-header", Static).render())
+            await _opened(pilot)
+            header = str(app.screen.query_one("#harness-header", Static).render())
             assert SINGLE_SEED_LABEL in header and "4 warnings" in header
-            table = app.query_one("#arms-table", DataTable)
+            table = app.screen.query_one("#arms-table", DataTable)
             assert table.row_count == 10  # 5 arms + 5 reads
             assert set(_cells(table, "label")) == {SINGLE_SEED_LABEL}
             rates = _cells(table, "rate")
             assert rates[0] == "25.0 %" and rates[1] == "25.0 %"
             wilson = _cells(table, "min–max · Wilson")
             assert wilson[1] == "14.9–38.8 %"  # 12 / 48, the read under cold-start-only
-            measured = app.query_one("#measured-table", DataTable)
+            measured = app.screen.query_one("#measured-table", DataTable)
             assert set(_cells(measured, "label")) == {SINGLE_SEED_LABEL}
 
     asyncio.run(main())
@@ -64,14 +72,15 @@ def test_keys_switch_tabs_and_findings_list_every_finding() -> None:
     async def main() -> None:
         app = _app("gpu-calc-hard-single-seed.json")
         async with app.run_test(size=(150, 40)) as pilot:
+            await _opened(pilot)
             await pilot.press("4")
-            await _until(pilot, lambda: app.query_one(TabbedContent).active == "findings")
-            table = app.query_one("#findings-table", DataTable)
+            await _until(pilot, lambda: app.screen.query_one(TabbedContent).active == "findings")
+            table = app.screen.query_one("#findings-table", DataTable)
             codes = _cells(table, "code")
             assert sorted(codes) == ["EV804", "EV807", "EV811", "EV811", "EV811"]
             await pilot.press("2")
-            await _until(pilot, lambda: app.query_one(TabbedContent).active == "measured")
-            caveat = str(app.query_one("#measured-caveat", Static).render())
+            await _until(pilot, lambda: app.screen.query_one(TabbedContent).active == "measured")
+            caveat = str(app.screen.query_one("#measured-caveat", Static).render())
             assert "measured, not matched" in caveat
 
     asyncio.run(main())
@@ -81,12 +90,13 @@ def test_controls_mark_the_undeclared_difference() -> None:
     async def main() -> None:
         app = _app("gpu-calc-hard-undeclared-difference.json")
         async with app.run_test(size=(150, 40)) as pilot:
+            await _opened(pilot)
             await pilot.press("3")
-            text = str(app.query_one("#controls-text", Static).render())
+            text = str(app.screen.query_one("#controls-text", Static).render())
             line = next(x for x in text.splitlines() if "train.rollouts_per_cycle" in x)
             assert "not in allowed_differences" in line
             assert "allowed differences  run.mode, train.cycles" in text
-            header = str(app.query_one("#harness-header", Static).render())
+            header = str(app.screen.query_one("#harness-header", Static).render())
             assert "refused" in header and "2 errors" in header
 
     asyncio.run(main())
@@ -96,28 +106,52 @@ def test_three_seed_contrasts_are_paired() -> None:
     async def main() -> None:
         app = _app("gpu-calc-hard-equal-update-3seeds.json")
         async with app.run_test(size=(150, 40)) as pilot:
-            await pilot.pause()
-            text = str(app.query_one("#arms-contrasts", Static).render())
+            await _opened(pilot)
+            text = str(app.screen.query_one("#arms-contrasts", Static).render())
             assert text.count("paired, n_seeds=3") == 4 and "no claim" not in text
-            table = app.query_one("#arms-table", DataTable)
+            table = app.screen.query_one("#arms-table", DataTable)
             assert table.row_count == 5 + 15
             assert "label" not in [str(c.label) for c in table.columns.values()]
 
     asyncio.run(main())
 
 
-def test_evalview_path_opens_the_harness_app(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_evalview_path_opens_the_one_app_on_a_harness_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`evalview FILE` starts the same app for a harness result as for a run (no second app)."""
     from evalview.cli.open import main
 
-    opened: list[str] = []
+    opened: list[Path] = []
 
-    def fake_run(self: HarnessApp) -> int:
-        opened.append(self.hf.name)
+    def fake_run(self: EvalViewApp) -> int:
+        opened.append(self.path)
         return 0
 
-    monkeypatch.setattr(HarnessApp, "run", fake_run)
-    assert main([str(SAMPLES / "cpu-toy-calc-equal-update-v2.json")]) == 0
-    assert opened == ["cpu-toy-calc-equal-update-v2.json"]
+    monkeypatch.setattr(EvalViewApp, "run", fake_run)
+    path = SAMPLES / "cpu-toy-calc-equal-update-v2.json"
+    assert main([str(path)]) == 0
+    assert opened == [path]
+
+
+def test_help_and_quit_are_the_apps_own_keys_on_a_harness_result() -> None:
+    """`?` shows the help over the Harness screen (it did nothing in the harness's own app), and
+    `q` quits, as on a run."""
+    from evalview.tui.help import HelpScreen
+
+    async def main() -> None:
+        app = _app("gpu-calc-hard-single-seed.json")
+        async with app.run_test(size=(150, 40)) as pilot:
+            await _opened(pilot)
+            assert app.harness is not None and app.harness.counts["warning"] == 4
+            await pilot.press("question_mark")
+            await _until(pilot, lambda: showing(app, HelpScreen))
+            await pilot.press("escape")
+            await _until(pilot, lambda: showing(app, HarnessScreen))
+            await pilot.press("q")
+            await _until(pilot, lambda: not app.is_running)
+
+    asyncio.run(main())
 
 
 def _export_in_app(name: str, dest: Path) -> tuple[str | None, str, bool, Path | None]:
@@ -130,7 +164,7 @@ def _export_in_app(name: str, dest: Path) -> tuple[str | None, str, bool, Path |
     async def main() -> tuple[str | None, str, bool, Path | None]:
         app = _app(name)
         async with app.run_test(size=(150, 40)) as pilot:
-            await pilot.pause()
+            await _opened(pilot)
             await pilot.press("e")
             await _until(pilot, lambda: showing(app, ExportScreen))
             screen = app.screen

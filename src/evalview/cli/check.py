@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +19,7 @@ from evalview.cli.output import (
 
 if TYPE_CHECKING:
     from evalview.findings import Finding
-    from evalview.session import Session
+    from evalview.session import HarnessSession, Session
 
 HELP = "audit a closed run: is the record consistent, and what must a reader know?"
 DESCRIPTION = """\
@@ -89,28 +90,25 @@ def _is_folder(path: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.load import ReadOptions, Source
-    from evalview.session import open_harness, open_reads
+    from evalview.load import ReadOptions
+    from evalview.session import open_reads
 
     if _is_folder(args.path):
         from evalview.cli import check_dir
 
         return check_dir.run(args)
-    source = Source(args.path)  # read once, whichever reader takes it
-    harness = open_harness(source)  # a benchmark-harness result: arms x seeds, EV8xx
-    if harness is not None:
-        return _check_one(args, harness.findings, harness.counts)
-    # short-lived, and the audit never reads the episode table: see load_closed_run
-    reads = open_reads(source, name=args.read, read=ReadOptions(freeze=True, lazy_table=True))
+    # read once, whichever reader takes it; short-lived, and the audit never reads the episode
+    # table (see load_closed_run)
+    reads = open_reads(args.path, name=args.read, read=ReadOptions(freeze=True, lazy_table=True))
     if len(reads) > 1:
         return _check_reads(args, reads)
-    return _check_one(args, reads[0][1].findings, reads[0][1].counts)
+    return _check_one(args, reads[0].findings, reads[0].counts)
 
 
-def _check_reads(args: argparse.Namespace, reads: list[tuple[str | None, Session]]) -> int:
+def _check_reads(args: argparse.Namespace, reads: Sequence[Session | HarnessSession]) -> int:
     """A file of several named reads: each read checked; one document, one verdict."""
     total = {"error": 0, "warning": 0, "info": 0}
-    for _name, session in reads:
+    for session in reads:
         for k in total:
             total[k] += session.counts[k]
     ok = _passes(total, strict=args.strict)
@@ -121,17 +119,20 @@ def _check_reads(args: argparse.Namespace, reads: list[tuple[str | None, Session
                 "ok": ok,
                 "strict": bool(args.strict),
                 "reads": [
-                    {"run_id": name, "findings": [f.to_json() for f in session.findings],
+                    {"run_id": session.where.read,
+                     "findings": [f.to_json() for f in session.findings],
                      "counts": session.counts}
-                    for name, session in reads
+                    for session in reads
                 ],
                 "counts": total,
             }
         )
         return _done(EXIT_OK if ok else EXIT_REFUSED)
+    from evalview.cli.output import escape
+
     out = console()
-    for name, session in reads:
-        out.print(f"[bold reverse] read {name} [/]")
+    for session in reads:
+        out.print(f"[bold reverse] read {escape(str(session.where.read))} [/]")
         _print_findings(session.findings)
     out.print(_verdict(f"{args.path} ({len(reads)} reads)", total, ok, args.strict))
     return _done(EXIT_OK if ok else EXIT_REFUSED)

@@ -21,7 +21,7 @@ from evalview.cli.output import (
 
 if TYPE_CHECKING:
     from evalview.compare.paired import Comparison, PairedCounts
-    from evalview.model.run import Run
+    from evalview.session import HarnessSession, Session
 
 HELP = "is B better than A? two reads of the same schedule, paired by episode"
 DESCRIPTION = """\
@@ -90,35 +90,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.compare.paired import compare_runs
     from evalview.errors import Refused
-    from evalview.load import load_run, read_input, select_run
-    from evalview.session import open_harness
+    from evalview.session import HarnessSession, compare_sessions, open_reads
 
-    harness_a, harness_b = open_harness(args.a), open_harness(args.b)
-    if harness_a is not None and harness_b is not None:  # two benchmark-harness results
+    side_a = _one_read(open_reads(args.a, name=args.read_a), args.a)
+    side_b = _one_read(open_reads(args.b, name=args.read_b), args.b)
+    if isinstance(side_a, HarnessSession) and isinstance(side_b, HarnessSession):
         from evalview.cli.harness import compare as compare_harness_files
 
-        return compare_harness_files(harness_a, harness_b, args)
-    if harness_a is not None or harness_b is not None:
-        which = args.a if harness_a is not None else args.b
+        return compare_harness_files(side_a, side_b, args)
+    if isinstance(side_a, HarnessSession) or isinstance(side_b, HarnessSession):
+        which = args.a if isinstance(side_a, HarnessSession) else args.b
         raise Refused(
             f"{which} is a benchmark-harness result and the other is an episode read; compare "
             "two harness results, or two reads of one schedule."
         )
-
-    def load(path: str, name: str | None) -> Run:
-        return load_run(path) if name is None else select_run(read_input(path), name)
-
-    a = load(args.a, args.read_a)
-    b = load(args.b, args.read_b)
-    label_a = args.a if args.read_a is None else f"{args.a} [{args.read_a}]"
-    label_b = args.b if args.read_b is None else f"{args.b} [{args.read_b}]"
-    result = compare_runs(
-        a,
-        b,
-        label_a=label_a,
-        label_b=label_b,
+    result = compare_sessions(
+        side_a,
+        side_b,
         allow_off_protocol=args.allow_off_protocol,
         allow_errors=args.allow_errors,
     )
@@ -127,6 +116,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         show(result)
     return EXIT_OK
+
+
+def _one_read(reads: list[Session | HarnessSession], path: str) -> Session | HarnessSession:
+    """The one read of a side; a file of several named reads needs --read-a / --read-b."""
+    if len(reads) > 1:
+        from evalview.errors import InputError
+
+        keys = ", ".join(str(r.where.read) for r in reads)
+        raise InputError(
+            f"{path}: holds {len(reads)} named reads ({keys}); say which one with --read-a / "
+            "--read-b."
+        )
+    return reads[0]
 
 
 def _p(t: PairedCounts, p: float) -> str:

@@ -13,7 +13,6 @@ from evalview.cli.output import EXIT_OK, console, emit_json, escape, fail_unread
 
 if TYPE_CHECKING:
     from evalview.compare.contrast import Contrast
-    from evalview.model.run import Run
 
 HELP = "contrast two methods across training replicates (reporting rules), optionally relative"
 DESCRIPTION = """\
@@ -78,8 +77,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.compare.contrast import contrast_runs
-    from evalview.session import Session, open_run
+    from evalview.model.address import Address
+    from evalview.session import contrast_addresses
 
     if args.relative != bool(args.bc):
         message = (
@@ -87,21 +86,13 @@ def run(args: argparse.Namespace) -> int:
             if args.relative else "--bc is only used with --relative; add --relative"
         )
         return fail_unreadable(message, as_json=args.json)
-    loaded: dict[str, list[tuple[str, Run, str]]] = {}
-    # Each path is read and audited once, however many sides name it.
-    cache: dict[str, Session] = {}
-    for side in ("a", "b", "bc"):
-        items = []
-        for key, path in getattr(args, side) or []:
-            if path not in cache:
-                cache[path] = open_run(path)
-            items.append((key, cache[path].run, path))
-        loaded[side] = items
-    findings = {id(s.run): s.findings for s in cache.values()}
-    result = contrast_runs(
-        loaded["a"], loaded["b"], bc=loaded["bc"] or None, relative=args.relative,
+
+    def side(name: str) -> list[tuple[str, Address]]:
+        return [(key, Address.of(path)) for key, path in getattr(args, name) or []]
+
+    result = contrast_addresses(
+        side("a"), side("b"), bc=side("bc") or None, relative=args.relative,
         allow_off_protocol=args.allow_off_protocol, allow_errors=args.allow_errors,
-        findings_of=lambda run: findings[id(run)],
     )
     if args.json:
         emit_json(result.to_json())

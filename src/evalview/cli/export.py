@@ -92,17 +92,11 @@ def show_refusal(exc: Exception, args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.report.export import export_run
-    from evalview.report.export_summary import export_summary
-    from evalview.session import open_harness
+    from evalview.report.export import Exported, export_run
+    from evalview.report.export_summary import export_summary, harness_export_summary
 
     err = error_console()
-    harness = open_harness(args.path)
-    if harness is not None:  # a benchmark-harness result: its own document and page
-        from evalview.cli.harness import export as export_harness_file
-
-        return export_harness_file(harness, args)
-    try:
+    try:  # read once, whichever format: an episode read, or a harness result's own document
         done = export_run(
             args.path,
             args.output_dir,
@@ -119,10 +113,11 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_REFUSED
 
-    summary = export_summary(done)
+    summary = export_summary(done) if isinstance(done, Exported) else harness_export_summary(done)
     out = console()
     out.print(
-        f"[bold green]✓ exported[/] {escape(str(summary.destination))}: {summary.headline}"
+        f"[bold green]✓ exported[/] {escape(str(summary.destination))}: "
+        f"{escape(summary.headline)}"
     )
     for path in summary.files:
         out.print(f"  {escape(str(path))}")

@@ -123,12 +123,12 @@ def path_problem(path: Path) -> str | None:
         check_input_path(path)
     except InputError as exc:
         missing = not (path.exists() or path.is_symlink())
-        hint = (
-            " Open a closed-run directory (the one holding manifest.json), an exported "
-            "result.json or a PSR checkpoint-inputs JSON."
-            if missing
-            else ""
-        )
+        if missing:
+            from evalview.load.registry import formats_sentence
+
+            hint = " " + formats_sentence()
+        else:
+            hint = ""
         return f"{exc}{hint}"
     return None
 
@@ -160,24 +160,6 @@ def main(argv: Sequence[str]) -> int:
         error_console().print(f"[bold red]evalview:[/] {escape(problem or '')}")
         return EXIT_UNREADABLE
     from evalview.folder import is_folder
-
-    # A harness result is one JSON file; a directory skips the readers' import here (they are
-    # imported by the loading worker, after the first frame).
-    harness = None
-    if path.is_file():
-        from evalview.load.errors import InputError
-        from evalview.session import open_harness
-
-        try:
-            harness = open_harness(path)
-        except InputError as exc:
-            error_console().print(f"[bold red]evalview:[/] {escape(str(exc))}")
-            return EXIT_UNREADABLE
-    if harness is not None:  # a benchmark-harness result: arms x seeds, its own app
-        from evalview.tui.harness_app import harness_app
-
-        done = harness_app(harness).run()
-        return EXIT_OK if done is None else int(done)
     from evalview.tui.app import EvalViewApp
 
     if is_folder(path):  # the Runs screen reads in worker processes: start their helpers now

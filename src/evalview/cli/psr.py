@@ -109,12 +109,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
-    from evalview.load import ReadOptions, Source, read_input, select_run
-    from evalview.load.checkpoint_inputs import FORMAT as CHECKPOINT_INPUTS
+    from evalview.load import ReadOptions, Source, select_run
+    from evalview.load.registry import reader_named
     from evalview.model.run import DEFAULT_MESSAGE_KEY
     from evalview.psr import PsrOptions, score_inputs, score_psr_run
     from evalview.psr.inputs import load_bare_targets, load_catalog, parse_checkpoint_inputs
     from evalview.psr.parser import DEFAULT_UPPER_BOUND_LABELS, PsrError, normalize_labels
+    from evalview.session import no_partial_credit, read_address
 
     path = Path(args.input)
     source = Source(path)
@@ -129,8 +130,12 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     if path.is_file() and path.name not in RUN_FILES:
         source.strict_json("input")  # a broken JSON file is worded as PSR input (exit 2)
     message_key = args.message_key or DEFAULT_MESSAGE_KEY
-    reading = read_input(source, ReadOptions(message_key=message_key))
-    if reading.format == CHECKPOINT_INPUTS:
+    reading = read_address(source, ReadOptions(message_key=message_key))
+    why_not = no_partial_credit(reading.format, path)
+    if why_not is not None:  # the reader's own words, as the app's Partial credit tab says
+        raise PsrError(why_not)
+    reader = reader_named(reading.format)
+    if reader is not None and reader.holds == "checkpoint-inputs":
         if args.message_key not in (None, DEFAULT_MESSAGE_KEY):
             raise PsrError(
                 f"{path}: --message-key applies to closed runs; checkpoint-input rows always "

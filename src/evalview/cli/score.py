@@ -101,18 +101,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from evalview.load import Source
-    from evalview.session import ScoreOptions, open_harness, open_reads, score_session
+    from evalview.session import HarnessSession, ScoreOptions, open_reads, score_session
     from evalview.stats import load_benchmark
 
-    source = Source(args.path)  # read once, whichever reader takes it
-    harness = open_harness(source)
-    if harness is not None:  # a benchmark-harness result: arms x seeds, its own table
+    opened = open_reads(args.path, name=args.read)  # read once, whichever reader takes it
+    if isinstance(opened[0], HarnessSession):  # a benchmark-harness result: arms x seeds
         from evalview.cli.harness import score as score_harness_file
 
-        return score_harness_file(harness, args)
+        return score_harness_file(opened[0], args)
     declaration = None if args.benchmark is None else load_benchmark(args.benchmark)
-    reads = open_reads(source, name=args.read)
+    reads = [s for s in opened if not isinstance(s, HarnessSession)]
     options = ScoreOptions(
         bootstrap=args.bootstrap,
         benchmark=declaration,
@@ -121,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         allow_errors=args.allow_errors,
         allow_off_protocol=args.allow_off_protocol,
     )
-    cards = [score_session(session, options) for _name, session in reads]
+    cards = [score_session(session, options) for session in reads]
     refused = any(card.refused for card in cards)
     several = len(cards) > 1
     if args.json:
@@ -129,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
         # A file of several named reads: {"reads": [SCORE, ...]}, each SCORE's run_id its key.
         emit_json({"reads": docs} if several else docs[0])
         return EXIT_REFUSED if refused else EXIT_OK
-    for i, ((name, _loaded), card) in enumerate(zip(reads, cards, strict=True)):
+    for i, (session, card) in enumerate(zip(reads, cards, strict=True)):
+        name = session.where.read
         where = f"{args.path} [{name}]" if several and name is not None else str(args.path)
         if several:
             console().print(("\n" if i else "") + f"[bold reverse] read {escape(str(name))} [/]")

@@ -123,7 +123,9 @@ def run(args: argparse.Namespace) -> int:
             if direct and row.status != "read":
                 why = row.reason or "not a read"
                 if row.status == "skipped":
-                    why = f"{cand.rel}: {why}. Pass a closed-run directory or a results JSON."
+                    from evalview.load.registry import formats_sentence
+
+                    why = f"{cand.rel}: {why}. {formats_sentence()}"
                 err.print(f"[bold red]evalview:[/] {escape(why)}")
                 return EXIT_UNREADABLE
             label = row.path if not root else str(Path(root, row.path))

@@ -220,21 +220,6 @@ def _score(
     return mean, se, policy.read_labels(card)
 
 
-def _audit_once() -> Callable[[Run], Sequence[Finding]]:
-    """The audit's findings of each read, computed at most once per Run object."""
-    from evalview.audit import audit
-    from evalview.stats.reaudit import recompute_findings
-
-    seen: dict[int, list[Finding]] = {}
-
-    def findings_of(run: Run) -> Sequence[Finding]:
-        if id(run) not in seen:
-            seen[id(run)] = audit(run) + recompute_findings(run)
-        return seen[id(run)]
-
-    return findings_of
-
-
 def contrast_runs(
     a: list[tuple[str, Run, str]],
     b: list[tuple[str, Run, str]],
@@ -243,15 +228,13 @@ def contrast_runs(
     relative: bool = False,
     allow_off_protocol: bool = False,
     allow_errors: bool = False,
-    findings_of: Callable[[Run], Sequence[Finding]] | None = None,
+    findings_of: Callable[[Run], Sequence[Finding]],
 ) -> Contrast:
     """Contrast side A against side B by replicate. Each item is (KEY, Run, label).
 
-    `findings_of(run)`: the audit's findings of each read (the caller audited it once, as
-    `evalview.session.open_run` does); without it each distinct read is audited here, once.
+    `findings_of(run)`: each read's whole audit, as its session holds it (the caller opened
+    and audited every read once through `evalview.session`; nothing here audits again).
     """
-    if findings_of is None:
-        findings_of = _audit_once()
     policy.refuse_incomplete_request(bool(a), bool(b), relative, bool(bc))
     bc = bc or []
     facts = {

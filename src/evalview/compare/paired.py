@@ -14,6 +14,7 @@ pairs A won, and the difference is rate_B − rate_A.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,7 @@ from evalview.compare.reads import (
     refuse_mixed_benchmarks,
     refuse_mixed_seed_sets,
 )
+from evalview.findings import Finding
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
 from evalview.stats.intervals import wilson_interval
 from evalview.stats.policy import DEVELOPMENT as DEVELOPMENT_LABEL
@@ -295,6 +297,7 @@ def compare_runs(
     a: Run,
     b: Run,
     *,
+    findings: tuple[Sequence[Finding], Sequence[Finding]],
     label_a: str | None = None,
     label_b: str | None = None,
     alpha: float = 0.05,
@@ -309,6 +312,9 @@ def compare_runs(
     As `score` does, a read with audit errors is refused, and a read with errored rollouts is
     refused unless `allow_errors`: then the comparison is labelled not publishable and every pair
     left out for an error is listed.
+
+    `findings`: each read's whole audit, as its session holds it (`evalview.session` opens and
+    audits both; nothing here audits again).
     """
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
     refuse_mixed_benchmarks([fa, fb])
@@ -331,7 +337,9 @@ def compare_runs(
             "alike under the benchmark's protocol; pass --allow-off-protocol to compare them "
             "anyway (labelled OFF-PROTOCOL)."
         )
-    errored = _refuse_unscorable([(a, fa), (b, fb)], allow_errors=allow_errors)
+    errored = _refuse_unscorable(
+        [(a, fa, findings[0]), (b, fb, findings[1])], allow_errors=allow_errors
+    )
     labels = ([OFF_PROTOCOL] if off else []) + (
         [DEVELOPMENT_LABEL] if fa.seed_set == DEVELOPMENT else []
     )
@@ -422,19 +430,16 @@ def _refuse_seed_mismatch(a: Run, b: Run, la: str, lb: str, common: list[str]) -
 
 
 def _refuse_unscorable(
-    reads: list[tuple[Run, ReadFacts]], *, allow_errors: bool
+    reads: list[tuple[Run, ReadFacts, Sequence[Finding]]], *, allow_errors: bool
 ) -> tuple[list[str], ...]:
     """Refused for a read the scorer would refuse: audit errors (always: an inconsistent record,
     such as an interruption recorded as a failure, is not compared) and errored rollouts (unless
     `allow_errors`). Returns each read's errored episode ids."""
-    from evalview.audit import audit
     from evalview.findings import Severity
     from evalview.stats.errors import errored_cases
-    from evalview.stats.reaudit import recompute_findings
 
     out = []
-    for run, facts in reads:
-        found = audit(run) + (recompute_findings(run) if run.published is not None else [])
+    for run, facts, found in reads:
         errors = [f for f in found if f.severity is Severity.ERROR]
         if errors:
             first = errors[0]

@@ -11,63 +11,48 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from evalview.errors import Refused
-from evalview.findings import Finding, count_by_severity
+from evalview.findings import count_by_severity
 from evalview.folder.discover import Candidate
 from evalview.load.bounds import MAX_BYTES
 from evalview.load.errors import InputError
-from evalview.model.run import Run
+from evalview.load.registry import NotARead
+
+if TYPE_CHECKING:
+    from evalview.session import HarnessSession, Session
 
 #: read: opened as a run; unreadable: a candidate that could not be read (the reason says why);
 #: skipped: not a read (side files, links, ...), listed with the reason.
 Status = Literal["read", "unreadable", "skipped"]
 
 
-class NotARead(Exception):
-    """The file is readable JSON but no format evalview reads (the message says what it is)."""
-
-
-def open_candidate(path: Path, kind: str, *, quick: bool = False) -> list[tuple[str | None, Run]]:
-    """The reads of one candidate, `(name, run)` each (name None for a lone read), detected by
-    the reader registry (`evalview.load.READERS`: a new format appears in folders by itself).
-    Raises InputError (unreadable) or NotARead (skip it).
+def open_candidate(
+    path: Path, kind: str, *, quick: bool = False
+) -> list[Session | HarnessSession]:
+    """The reads of one candidate, each audited once, through the session as every door reads
+    them (`evalview.session.open_reads`: a new format appears in folders by itself). Raises
+    InputError (unreadable) or NotARead (skip it: its `short` says what it is).
 
     `quick` reads for the audit only (`freeze`, `lazy_table`, as `check`).
     """
-    from evalview.load import READERS, ReadOptions, Source
+    from evalview.load import ReadOptions
+    from evalview.session import open_reads
 
-    source = Source(path)
-    options = ReadOptions(freeze=quick, lazy_table=quick)
     if kind == "file":
         try:
             st = os.lstat(path)
         except OSError as exc:
             raise InputError(f"{path}: cannot be read ({exc.strerror}).") from exc
         if not stat.S_ISREG(st.st_mode):
-            raise NotARead("not a regular file")
+            raise NotARead(f"{path}: not a regular file", "not a regular file")
         if st.st_size > MAX_BYTES:
             raise InputError(
                 f"{path}: {st.st_size / 2**20:.1f} MiB is over the {MAX_BYTES // 2**20} MiB "
                 "input bound."
             )
-    reader = next((r for r in READERS if r.detect(source)), None)
-    if reader is None:
-        if kind == "closed-run":
-            raise InputError(f"{path}: not readable as a closed run.")
-        _value, problem = source.parsed
-        if problem is not None:
-            where = f" at line {problem.line}" if problem.line is not None else ""
-            raise InputError(
-                f"{path}: not strict JSON ({problem.detail}{where}), so it cannot be told "
-                "whether it is a read. Fix or remove the file."
-            )
-        raise NotARead("JSON of no format evalview reads")
-    reading = reader.read(source, options)
-    if not reading.runs:
-        raise NotARead(f"{reader.summary} (no episode read)")
-    return [(r.name, r.run) for r in reading.runs]
+    return open_reads(path, read=ReadOptions(freeze=quick, lazy_table=quick))
 
 
 def _zero_counts() -> dict[str, int]:
@@ -83,38 +68,17 @@ def check_candidate(root: str, cand: Candidate, strict: bool = False) -> list[di
         return [base | {"status": "skipped", "reason": cand.reason}]
     if cand.kind == "unreadable":
         return [_unreadable(base, cand.reason or "cannot be read", strict)]
-    from evalview.audit import audit
-
-    if cand.kind == "file":  # a benchmark-harness result: arms x seeds, its own audit (EV8xx)
-        from evalview.session import open_harness
-
-        try:
-            harness = open_harness(Path(root, cand.rel))
-        except (InputError, Refused) as exc:
-            return [_unreadable(base, _relative(str(exc), root), strict)]
-        if harness is not None:
-            counts = harness.counts
-            failing = counts["error"] + (counts["warning"] if strict else 0)
-            return [
-                base
-                | {
-                    "ok": failing == 0,
-                    "strict": strict,
-                    "findings": [f.to_json() for f in harness.findings],
-                    "counts": counts,
-                }
-            ]
     try:
-        runs = open_candidate(Path(root, cand.rel), cand.kind, quick=True)
+        opened = open_candidate(Path(root, cand.rel), cand.kind, quick=True)
     except NotARead as exc:
-        return [base | {"status": "skipped", "reason": str(exc)}]
+        return [base | {"status": "skipped", "reason": exc.short}]
     except (InputError, Refused) as exc:
         return [_unreadable(base, _relative(str(exc), root), strict)]
     docs = []
-    for name, run in runs:
-        findings = audit(run)
-        counts = count_by_severity(findings)
+    for session in opened:
+        counts = session.counts
         failing = counts["error"] + (counts["warning"] if strict else 0)
+        name = session.where.read
         named = {} if name is None else {"read": name}
         docs.append(
             base
@@ -122,7 +86,7 @@ def check_candidate(root: str, cand: Candidate, strict: bool = False) -> list[di
             | {
                 "ok": failing == 0,
                 "strict": strict,
-                "findings": [f.to_json() for f in findings],
+                "findings": [f.to_json() for f in session.findings],
                 "counts": counts,
             }
         )
@@ -189,6 +153,12 @@ class ReadRow:
     tasks: tuple[TaskCell, ...] = ()
     #: the first error-severity finding, for a one-line verdict
     first_error: str | None = None
+    #: a benchmark-harness result's arm (one row per arm), else None
+    arm: str | None = None
+    #: an arm's min and max rate over its seeds
+    spread: tuple[float, float] | None = None
+    #: an arm's mean minus the reference arm's (None: it is the reference, or there is none)
+    delta_vs_reference: float | None = None
 
     @property
     def refused(self) -> str | None:
@@ -196,6 +166,16 @@ class ReadRow:
         if self.status == "unreadable":
             return self.reason
         return " ".join(self.refusals) if self.refusals else None
+
+    @property
+    def label(self) -> str:
+        """How every table and screen names the row: `PATH`, `PATH [KEY]` (a named read) or
+        `PATH [arm NAME]` (an arm of a benchmark-harness result)."""
+        if self.read:
+            return f"{self.path} [{self.read}]"
+        if self.arm is not None:
+            return f"{self.path} [arm {self.arm}]"
+        return self.path
 
     @property
     def benchmark_label(self) -> str | None:
@@ -220,6 +200,16 @@ class ReadRow:
             "refused": self.refused,
             "seed_set": self.seed_set,
             "counts": self.counts,
+            **(
+                {}
+                if self.arm is None
+                else {
+                    "arm": self.arm,
+                    "min": None if self.spread is None else self.spread[0],
+                    "max": None if self.spread is None else self.spread[1],
+                    "delta_vs_reference": self.delta_vs_reference,
+                }
+            ),
         }
 
 
@@ -240,12 +230,20 @@ def row_of_candidate(root: str, cand: Candidate, options: ScoreOptions) -> list[
     if cand.kind == "unreadable":
         return [ReadRow(cand.rel, "unreadable", cand.reason)]
     try:
-        runs = open_candidate(Path(root, cand.rel), cand.kind)
+        opened = open_candidate(Path(root, cand.rel), cand.kind)
     except NotARead as exc:
-        return [ReadRow(cand.rel, "skipped", str(exc))]
+        return [ReadRow(cand.rel, "skipped", exc.short)]
     except (InputError, Refused) as exc:
         return [ReadRow(cand.rel, "unreadable", _relative(str(exc), root))]
-    return [row_of_run(cand.rel, run, options, read=name) for name, run in runs]
+    from evalview.session import HarnessSession
+
+    rows: list[ReadRow] = []
+    for session in opened:
+        if isinstance(session, HarnessSession):
+            rows.extend(rows_of_harness(cand.rel, session, options))
+        else:
+            rows.append(row_of_run(cand.rel, session, options, read=session.where.read))
+    return rows
 
 
 def row_of_item(item: tuple[str, Candidate], options: ScoreOptions) -> list[ReadRow]:
@@ -256,21 +254,14 @@ def row_of_item(item: tuple[str, Candidate], options: ScoreOptions) -> list[Read
 
 
 def row_of_run(
-    label: str,
-    run: Run,
-    options: ScoreOptions,
-    findings: list[Finding] | None = None,
-    *,
-    read: str | None = None,
+    label: str, session: Session, options: ScoreOptions, *, read: str | None = None
 ) -> ReadRow:
-    """The table row of an opened read, scored with `options`."""
-    from evalview.audit import audit
+    """The table row of an opened read, scored with `options` and the session's own audit."""
     from evalview.compare.reads import read_facts
     from evalview.findings import Severity
     from evalview.stats import score_run
 
-    if findings is None:
-        findings = audit(run)
+    run, findings = session.run, session.findings
     card = score_run(
         run,
         findings=findings,
@@ -286,7 +277,7 @@ def row_of_run(
         path=label,
         status="read",
         read=read,
-        counts=count_by_severity(findings),
+        counts=session.counts,
         run_id=card.run_id,
         benchmark=card.benchmark,
         benchmark_version=card.benchmark_version,
@@ -307,3 +298,68 @@ def row_of_run(
         ),
         first_error=None if first is None else f"{first.code} {first.location}",
     )
+
+
+def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) -> list[ReadRow]:
+    """A benchmark-harness result in the paper's table and the Runs screen: one row per arm
+    (docs/folders.md). The arm's mean over seeds is its number (no binomial SE or bootstrap: the
+    harness quotes the spread over seeds, min-max, and the delta against its reference arm);
+    successes / selected sum its seeds' reads, and the per-task strip is its seeds. A result
+    with audit errors is refused unless `allow_errors`, as `score` does; one that does not
+    validate is a single refused row."""
+    from evalview.findings import Severity
+    from evalview.harness.score import score_harness
+    from evalview.stats.intervals import wilson_interval
+
+    hf, findings = session.file, session.findings
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    first = None if not errors else f"{errors[0].code} {errors[0].location}"
+    base = {"path": label, "status": "read", "counts": session.counts, "first_error": first}
+    if hf.result is None:
+        why = "not a valid BenchmarkResult (EV801): see `evalview check`"
+        return [ReadRow(**base, run_id=hf.name, refusals=(why,))]  # type: ignore[arg-type]
+    card = score_harness(hf.result, findings, allow_errors=options.allow_errors)
+    refused = bool(card.refusals)
+    refusals: tuple[str, ...] = ()
+    if refused:
+        codes = ", ".join(dict.fromkeys(f.code for f in errors))
+        refusals = (
+            f"{len(errors)} audit error(s) ({codes}): an inconsistent result is not scored; "
+            f"see `evalview check {label}`",
+        )
+    rows = []
+    for arm in card.arms:
+        solved = sum(r.solved or 0 for r in arm.reads)
+        rollouts = sum(r.rollouts for r in arm.reads)
+        spread = f"min–max over {len(arm.reads)} seed(s) {100 * arm.min:.1f}–{100 * arm.max:.1f} %"
+        delta = (
+            ()
+            if arm.delta_vs_reference is None
+            else (f"Δ vs {card.reference} {100 * arm.delta_vs_reference:+.1f} pt",)
+        )
+        rows.append(
+            ReadRow(
+                **base,  # type: ignore[arg-type]
+                arm=arm.name,
+                run_id=card.name,
+                benchmark="benchmark-harness",
+                policy=arm.name,
+                mean=None if refused else arm.mean,
+                successes=solved,
+                selected=rollouts,
+                spread=(arm.min, arm.max),
+                delta_vs_reference=arm.delta_vs_reference,
+                labels=tuple(dict.fromkeys((*card.labels, *arm.labels, spread, *delta))),
+                refusals=refusals,
+                tasks=tuple(
+                    TaskCell(
+                        f"seed {r.seed}", r.solved or 0, r.rollouts, r.rate,
+                        tuple(wilson_interval(r.solved or 0, r.rollouts))  # type: ignore[arg-type]
+                        if r.rollouts > 0 and r.solved is not None
+                        else (0.0, 1.0),
+                    )
+                    for r in arm.reads
+                ),
+            )
+        )
+    return rows

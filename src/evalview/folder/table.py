@@ -55,13 +55,18 @@ def _pct(x: float) -> str:
 
 def cells(row: ReadRow, pm: str = "±", dash: str = "—", en: str = "–") -> list[str]:
     """The human cells of one row (percent, one decimal), in HEADERS order."""
-    mean = dash if row.mean is None or row.se is None else f"{_pct(row.mean)} {pm} {_pct(row.se)}"
+    if row.mean is None:
+        mean = dash
+    elif row.se is None:  # a harness arm: the mean over seeds (its spread is in the notes)
+        mean = _pct(row.mean)
+    else:
+        mean = f"{_pct(row.mean)} {pm} {_pct(row.se)}"
     boot = (
         dash if row.bootstrap is None else f"{_pct(row.bootstrap[0])}{en}{_pct(row.bootstrap[1])}"
     )
     frac = dash if row.selected is None else f"{row.successes} / {row.selected}"
     return [
-        row.path + (f" [{row.read}]" if row.read else ""),
+        row.label,
         row.benchmark_label or dash,
         row.policy or dash,
         row.checkpoint or dash,
@@ -105,7 +110,7 @@ def to_json(
     if per_task:
         tasks, grid = task_matrix(rows)
         doc["per_task"] = {
-            "reads": [r.path + (f" [{r.read}]" if r.read else "") for r in rows],
+            "reads": [r.label for r in rows],
             "tasks": [
                 {
                     "task": task,
@@ -239,7 +244,7 @@ def to_markdown(rows: Sequence[ReadRow], *, per_task: bool) -> str:
         tasks, grid = task_matrix(rows)
         lines += ["", "Per task: successes / selected (Wilson 95 %, percent)", ""]
         lines += _md_table(
-            ["task", *(r.path + (f" [{r.read}]" if r.read else "") for r in rows)],
+            ["task", *(r.label for r in rows)],
             [
                 [task, *(_cell_text(c) for c in line)]
                 for task, line in zip(tasks, grid, strict=True)
@@ -328,7 +333,7 @@ def to_latex(rows: Sequence[ReadRow], *, per_task: bool) -> str:
         tasks, grid = task_matrix(rows)
         lines.append("")
         lines += _latex_table(
-            ["task", *(r.path + (f" [{r.read}]" if r.read else "") for r in rows)],
+            ["task", *(r.label for r in rows)],
             [
                 [task, *(_cell_text(c) for c in line)]
                 for task, line in zip(tasks, grid, strict=True)

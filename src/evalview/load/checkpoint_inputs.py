@@ -46,4 +46,8 @@ READER = Reader(
     summary="PSR checkpoint inputs: verifier messages by model and task (psr-metrics.txt)",
     detect=_detect,
     read=_read,
+    holds="checkpoint-inputs",
+    noun="a PSR checkpoint-inputs JSON (`evalview psr`)",
+    # Broad: any JSON object whose values are all lists ({"arms": [...]} too), so asked last.
+    priority=90,
 )

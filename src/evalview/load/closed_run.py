@@ -780,4 +780,8 @@ READER = Reader(
     summary="a closed-run directory (starvla-rsi.eval/v1), or one of its files",
     detect=_detect,
     read=_read,
+    holds="episodes",
+    noun="a closed-run directory (starvla-rsi.eval/v1, the one holding manifest.json)",
+    export_label="starvla-rsi.eval/v1",
+    priority=10,
 )

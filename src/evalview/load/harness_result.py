@@ -179,6 +179,10 @@ READER = Reader(
     summary="miniVERL benchmark-harness result (BenchmarkResult, schema 1 or 2): arms x seeds",
     detect=_detect,
     read=_read,
+    holds="arms",
+    noun="a miniVERL benchmark-harness result (BenchmarkResult JSON)",
+    export_label=EXPORTED_FORMAT,
+    priority=30,
 )
 
 

@@ -30,12 +30,27 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
-__all__ = ["NamedRun", "OnRead", "Progress", "ReadOptions", "Reader", "Reading", "Source"]
+__all__ = [
+    "Holds",
+    "NamedRun",
+    "OnRead",
+    "Progress",
+    "ReadOptions",
+    "Reader",
+    "Reading",
+    "Source",
+]
+
+#: What a format's reading holds, which decides the road every door takes with it:
+#: episodes: `Reading.runs` (audited, scored, compared, exported like a closed run);
+#: arms: a benchmark harness's arms x seeds (`Reading.payload`, its own audit and score);
+#: checkpoint-inputs: PSR checkpoint messages by model and task (`evalview psr`, not a read).
+Holds = Literal["episodes", "arms", "checkpoint-inputs"]
 
 #: `progress(done, total)`: units (bytes, for a closed run) read so far, out of their total.
 Progress = Callable[[int, int], None]
@@ -85,10 +100,28 @@ class Reading:
 
 @dataclass(frozen=True, slots=True)
 class Reader:
-    """A format evalview reads. Join the registry with one line in `registry.READERS`."""
+    """A format evalview reads, described in one place: help, refusals ("evalview reads: ..."),
+    the Runs screen, the export and docs/formats.md all list formats from these declarations."""
 
     name: str
     #: one line for messages and docs: what the format is
     summary: str
     detect: Callable[[Source], bool]
     read: Callable[[Source, ReadOptions], Reading]
+    #: what its reading holds (see `Holds`)
+    holds: Holds = "episodes"
+    #: what a user passes, as a noun phrase for "evalview reads: ..." ("a LeRobot eval_info.json")
+    noun: str = ""
+    #: `source_format` of a result.json exported from it (None: not exported as such)
+    export_label: str | None = None
+    #: detection order, lowest first; a broad detector (one that would also take other formats'
+    #: files) declares a high number, so it is asked last whatever order modules are listed in
+    priority: int = 50
+    #: why its episodes give no partial credit (None: they record verifier messages), said after
+    #: "FILE is " (so it starts with the format's noun)
+    no_partial_credit: str | None = None
+
+    @property
+    def described(self) -> str:
+        """The noun phrase, or the summary when the reader gives none."""
+        return self.noun or self.summary

@@ -1,15 +1,17 @@
-"""Every input format evalview reads, joined explicitly here: path → `Reading` (→ `Run`).
+"""Every input format evalview reads: path → `Reading` (→ `Run`), asked by declared priority.
 
 Adding a format is one new module in `evalview/load/` that defines `READER = Reader(...)` (the
-interface: `evalview.load.reader`) and one line in `READERS` below. Readers are asked in order and
-the first whose `detect` says yes reads the input; put a reader before any whose detection its
-files would also pass (PSR checkpoint inputs: any JSON object whose values are all lists).
-Nothing else in evalview changes: the session, the commands and the app take the `Run`s (or
-dispatch on `Reading.format` for a payload).
+interface: `evalview.load.reader`) and its line in `BUILTIN` below; another package adds one
+through the `evalview.readers` entry-point group (`plugin_readers`). Readers are asked in the order
+of their declared `priority` (lowest first), never of their position here: a broad detector (PSR
+checkpoint inputs take any JSON object whose values are all lists) declares a high number. Help,
+refusals, the Runs screen and docs/formats.md list the formats from these declarations
+(`formats_sentence`); nothing else in evalview names a format.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from evalview.load import checkpoint_inputs, closed_run, harness_result, lerobot, result_json
@@ -18,50 +20,141 @@ from evalview.load.reader import OnRead, Reader, Reading, ReadOptions
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
-__all__ = ["READERS", "load_run", "read_input", "select_run"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "READERS",
+    "NotARead",
+    "all_readers",
+    "formats_markdown",
+    "formats_sentence",
+    "load_run",
+    "read_input",
+    "reader_named",
+    "select_run",
+]
 
-#: The formats, in detection order (one line each).
-READERS: tuple[Reader, ...] = (
+#: The entry-point group another package adds readers through (a `Reader` object each).
+ENTRY_POINT_GROUP = "evalview.readers"
+
+#: The formats evalview ships (any order: `READERS` sorts them by their declared priority).
+BUILTIN: tuple[Reader, ...] = (
     closed_run.READER,
     result_json.READER,
-    checkpoint_inputs.READER,
     harness_result.READER,
     lerobot.READER,
+    checkpoint_inputs.READER,
 )
 
-_WHAT_TO_PASS = (
-    "Pass the run directory (the one holding manifest.json) or a result.json written by "
-    "`evalview export`."
-)
+#: The built-in formats in detection order.
+READERS: tuple[Reader, ...] = tuple(sorted(BUILTIN, key=lambda r: r.priority))
+
+
+class NotARead(InputError):
+    """The input is readable but no read: no format evalview reads, or one that holds no
+    episode read (PSR checkpoint inputs). A single path exits 2 with this message; a folder
+    lists such a file as skipped instead of unreadable, with `short` as the reason."""
+
+    def __init__(self, message: str, short: str = "JSON of no format evalview reads") -> None:
+        super().__init__(message)
+        self.short = short
+
+
+@cache
+def plugin_readers() -> tuple[Reader, ...]:
+    """Readers other packages declare in the `evalview.readers` entry-point group, by priority.
+
+    Loaded only when no built-in reader takes an input, or when the formats are listed: the
+    metadata scan costs about 60 ms, which `check` of a closed run never pays. A plugin is asked
+    after the built-in formats, so it can add a format but never capture one of evalview's own.
+    An entry point that fails to load or is not a `Reader` is left out (it is someone else's bug,
+    and must not stop evalview reading its own formats).
+    """
+    from importlib.metadata import entry_points
+
+    found: list[Reader] = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            reader = ep.load()
+        except Exception:
+            continue
+        if isinstance(reader, Reader) and all(r.name != reader.name for r in BUILTIN):
+            found.append(reader)
+    return tuple(sorted(found, key=lambda r: r.priority))
+
+
+def all_readers() -> tuple[Reader, ...]:
+    """Every format, built-in first, each group by priority: the order inputs are asked in."""
+    return READERS + plugin_readers()
+
+
+def reader_named(name: str) -> Reader | None:
+    """The reader that declares `name` (a `Reading.format`, a `Run.kind`), or None."""
+    for reader in READERS:
+        if reader.name == name:
+            return reader
+    return next((r for r in plugin_readers() if r.name == name), None)
+
+
+def formats_sentence() -> str:
+    """`evalview reads: a closed-run directory (...); ...; or a folder of them.` From the
+    declarations, so a new format is listed in every refusal and help text by itself."""
+    nouns = [r.described for r in all_readers()]
+    return "evalview reads: " + "; ".join(nouns) + "; or a folder of them."
+
+
+_HOLDS_TEXT = {
+    "episodes": "episode reads (audited, scored, compared, exported)",
+    "arms": "arms x seeds (its own audit, score, compare and export)",
+    "checkpoint-inputs": "verifier messages by model and task (`evalview psr`)",
+}
+
+
+def formats_markdown() -> str:
+    """The table of docs/formats.md, "What evalview reads" (a test keeps the page in step)."""
+    lines = [
+        "| format | what you pass | holds | detection priority | exported as |",
+        "| --- | --- | --- | ---: | --- |",
+    ]
+    for r in all_readers():
+        label = f"`{r.export_label}`" if r.export_label else "not exported as such"
+        holds = _HOLDS_TEXT.get(r.holds, r.holds)
+        lines.append(f"| `{r.name}` | {r.described} | {holds} | {r.priority} | {label} |")
+    return "\n".join(lines) + "\n"
 
 
 def read_input(
     path: str | Path | Source,
     options: ReadOptions | None = None,
     *,
-    readers: tuple[Reader, ...] = READERS,
+    readers: tuple[Reader, ...] | None = None,
 ) -> Reading:
-    """Read `path` with the first reader that recognises its content.
+    """Read `path` with the first reader (by priority) that recognises its content.
 
-    Raises InputError (exit 2) when nothing is there, it cannot be read, or no reader knows it;
-    a reader may also raise a `Refused` (exit 1).
+    Raises InputError (exit 2) when nothing is there or it cannot be read, NotARead (an
+    InputError) when no reader knows it; a reader may also raise a `Refused` (exit 1).
     """
     source = path if isinstance(path, Source) else Source(path)
     source.check()  # before any reader opens it: no symlink, FIFO or device; bounded
-    for reader in readers:
+    for reader in READERS if readers is None else readers:
         if reader.detect(source):
             return reader.read(source, options or ReadOptions())
-    raise InputError(f"{source.path}: {_why_not_a_run(source)}")
+    if readers is None:
+        for reader in plugin_readers():
+            if reader.detect(source):
+                return reader.read(source, options or ReadOptions())
+    why = _why_not_a_run(source)
+    if why.startswith("not strict JSON"):
+        raise InputError(f"{source.path}: {why}")
+    raise NotARead(f"{source.path}: {why}")
 
 
 def select_run(reading: Reading, name: str | None = None) -> Run:
     """The one run of `reading` (or the one called `name`). InputError when there is none, or
     several and no name says which."""
     if not reading.runs:
-        raise InputError(
-            f"{reading.path}: a {reading.format} input, which holds no episode read. "
-            + _WHAT_TO_PASS
-        )
+        reader = reader_named(reading.format)
+        short = f"{reader.summary} (no episode read)" if reader else "no episode read"
+        raise NotARead(f"{reading.path}: {_holds_no_read(reading)}", short)
     if name is not None:
         for r in reading.runs:
             if r.name == name:
@@ -88,16 +181,25 @@ def load_run(
     """The one `Run` at `path` (a closed-run directory or a results JSON). Raises InputError
     (exit 2) when unusable. `freeze`, `lazy_table`: see `load_closed_run` (short-lived commands
     only). `progress`: called with (bytes done, total) while a closed run is read."""
-    source = Source(path)
-    reading = read_input(source, ReadOptions(message_key, freeze, lazy_table, progress, on_read))
-    if reading.format == harness_result.FORMAT:
-        raise InputError(
-            f"{source.path}: a benchmark-harness input, which holds no episode read (arms x "
-            "seeds); `evalview check`, `score`, `compare` and `export` read it as such."
-        )
-    if not reading.runs:  # e.g. PSR checkpoint inputs: valid JSON, but not a run
-        raise InputError(f"{source.path}: {_why_not_a_run(source)}")
+    reading = read_input(path, ReadOptions(message_key, freeze, lazy_table, progress, on_read))
     return select_run(reading)
+
+
+def _holds_no_read(reading: Reading) -> str:
+    """What a reading without an episode read is, and where it is read instead."""
+    reader = reader_named(reading.format)
+    noun = reader.described if reader is not None else f"a {reading.format} input"
+    if reader is not None and reader.holds == "arms":
+        return (
+            f"{noun}, which holds arms x seeds, not an episode read: `evalview check`, `score`, "
+            "`compare`, `export`, `table` and the app read it as such."
+        )
+    if reader is not None and reader.holds == "checkpoint-inputs":
+        return (
+            f"{noun}, which holds verifier messages by model and task, not an episode read: "
+            "`evalview psr` and the app read it."
+        )
+    return f"{noun}, which holds no episode read. {formats_sentence()}"
 
 
 def _why_not_a_run(source: Source) -> str:
@@ -107,7 +209,10 @@ def _why_not_a_run(source: Source) -> str:
     if problem is not None:
         has_line = problem.line is not None and "line" not in problem.detail
         where = f" at line {problem.line}" if has_line else ""
-        return f"not strict JSON ({problem.detail}{where}), so not a results JSON. {_WHAT_TO_PASS}"
+        return (
+            f"not strict JSON ({problem.detail}{where}), so not a results JSON. "
+            + _what_to_pass()
+        )
     if isinstance(value, dict) and value.get("format") == harness_result.EXPORTED_FORMAT:
         source_doc = value.get("source")
         name = source_doc.get("file") if isinstance(source_doc, dict) else None
@@ -117,4 +222,8 @@ def _why_not_a_run(source: Source) -> str:
             "a copy for publication, which evalview does not read back. Open the harness "
             f"result it was exported from{origin} instead."
         )
-    return f"valid JSON, but neither a closed run nor an evalview result.json. {_WHAT_TO_PASS}"
+    return f"valid JSON, but of no format evalview reads. {_what_to_pass()}"
+
+
+def _what_to_pass() -> str:
+    return formats_sentence()

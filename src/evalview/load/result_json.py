@@ -126,4 +126,11 @@ READER = Reader(
     summary="a result.json written by `evalview export` (evalview.result/v1)",
     detect=_detect,
     read=_read,
+    holds="episodes",
+    noun="a result.json written by `evalview export`",
+    priority=20,
+    no_partial_credit=(
+        "an exported result, which publishes outcomes but not the verifier messages partial "
+        "credit is read from. Open the closed run it came from."
+    ),
 )

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from evalview.findings import Finding
 
@@ -47,7 +47,9 @@ USAGE_FIELDS = (
 #: Where a closed run's verifier message lives by default (`metrics.message`).
 DEFAULT_MESSAGE_KEY = "message"
 
-RunKind = Literal["closed-run", "result-json", "lerobot"]
+#: The name of the reader that read it (`Reader.name` in `evalview.load`): what the format can
+#: honestly say (partial credit, export label) is that reader's declaration, looked up by name.
+RunKind = str
 
 _SEED_RE = re.compile(r"(-?\d+)$")
 

@@ -22,7 +22,7 @@ import orjson
 
 from evalview import __version__
 from evalview.findings import Finding, Severity
-from evalview.model.result import LEROBOT_SOURCE_FORMAT, SCHEMA_VERSION, SOURCE_FORMAT, Result
+from evalview.model.result import SCHEMA_VERSION, SOURCE_FORMAT, Result
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
 from evalview.report.destination import AuditRefused, ExportRefused
 from evalview.report.leaks import Leak, scrub_and_find_leaks
@@ -210,10 +210,19 @@ def build_result(
     if leaks:
         clean["redacted"] = [leak.to_json() for leak in leaks]
     clean["redactions"] = dropped + scrubber.redactions + len(leaks)
-    if run.kind == "lerobot":  # what was exported, said as the format (closed runs: the default)
-        clean["source_format"] = LEROBOT_SOURCE_FORMAT
+    # what was exported, said as its reader declares it (a reopened result.json keeps its own)
+    label = _export_label(run)
+    if label is not None:
+        clean["source_format"] = label
     # Validated from its JSON text, as a reader validates the file (strict types).
     return Result.from_json(orjson.dumps(clean, option=orjson.OPT_SERIALIZE_NUMPY))
+
+
+def _export_label(run: Run) -> str | None:
+    from evalview.load.registry import reader_named
+
+    reader = reader_named(run.kind)
+    return None if reader is None else reader.export_label
 
 
 def leak_finding(run: Run, leak: Leak) -> Finding:

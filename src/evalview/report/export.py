@@ -33,7 +33,9 @@ from evalview.report.render import render_html
 from evalview.report.sanitize import Scrubber
 
 if TYPE_CHECKING:
-    from evalview.session import Session
+    from evalview.model.address import Address
+    from evalview.report.harness_export import HarnessExported
+    from evalview.session import HarnessSession, Session
 
 __all__ = ["AuditRefused", "Exported", "export_run", "result_bytes"]
 
@@ -52,6 +54,20 @@ class Exported:
     session: Session | None = field(default=None, repr=False, compare=False)
 
 
+def _export_harness(
+    session: HarnessSession, dest: Path, metrics: Sequence[str]
+) -> HarnessExported:
+    from evalview.errors import Refused
+    from evalview.report.harness_export import export_harness
+
+    if metrics:
+        raise Refused(
+            "--metric applies to episode reads; a benchmark-harness result has none. Drop the "
+            "option."
+        )
+    return export_harness(session, dest)
+
+
 def result_bytes(result: Result) -> bytes:
     """result.json as written: two-space indent, declared key order, trailing newline."""
     # `redacted` is written only when --redact replaced something, so other exports are as before
@@ -61,7 +77,7 @@ def result_bytes(result: Result) -> bytes:
 
 
 def export_run(
-    source: str | Path,
+    source: str | Path | Address,
     output_dir: str | Path,
     *,
     metrics: Sequence[str] = (),
@@ -71,8 +87,11 @@ def export_run(
     redact: bool = False,
     read: str | None = None,
     short_lived: bool = False,
-) -> Exported:
-    """Export the run at `source` into the new directory `output_dir`.
+) -> Exported | HarnessExported:
+    """Export the read `source` addresses (a path, or an `Address` naming the read) into the new
+    directory `output_dir`: an episode read as below, a benchmark-harness result as its own
+    document and page (`report/harness_export.py`). `evalview export` and the app's dialog both
+    come through here, and the input is read once.
 
     Raises InputError (the input is unreadable, exit 2) or ExportRefused (exit 1, nothing
     written). The run is read, audited and scored by `evalview.session`, as every view does.
@@ -112,7 +131,7 @@ def export_run(
 
 
 def _export_run(
-    source: str | Path,
+    source: str | Path | Address,
     output_dir: str | Path,
     *,
     metrics: Sequence[str],
@@ -122,22 +141,32 @@ def _export_run(
     redact: bool,
     read: str | None,
     keep: bool,
-) -> Exported:
+) -> Exported | HarnessExported:
     from dataclasses import replace
 
     from evalview.load import ReadOptions
     from evalview.load.input_path import check_input_path
+    from evalview.model.address import Address
     from evalview.report.builder import build_result
-    from evalview.session import EXPORT_SCORING, open_run, score_session
+    from evalview.session import EXPORT_SCORING, HarnessSession, open_reads, score_session
 
-    src, dest = Path(source), Path(output_dir)
+    address = Address.of(source, read)
+    src, dest = address.path, Path(output_dir)
     check_input_path(src)  # before the snapshot opens anything: no symlink, FIFO or device
     check_destination(src, dest)
     # A closed run's files are hashed as the loader reads them (once); a single-file input is
     # recorded before it is read, as it is not read through the closed-run reader.
     recorder = snapshot.Recorder()
     early = None if os.path.isdir(src) else snapshot.take(src)
-    session = open_run(src, read=ReadOptions(on_read=recorder), name=read)
+    opened = open_reads(address, read=ReadOptions(on_read=recorder))
+    if isinstance(opened[0], HarnessSession):
+        return _export_harness(opened[0], dest, metrics)
+    if len(opened) > 1:
+        from evalview.errors import InputError
+
+        keys = ", ".join(str(s.where.read) for s in opened)
+        raise InputError(f"{src}: holds {len(opened)} named reads ({keys}); say which one.")
+    session = opened[0]
     before = early if early is not None else recorder.snapshot(src)
     run, findings = session.run, session.findings
     errors = [f for f in findings if f.severity is Severity.ERROR]

@@ -27,16 +27,21 @@ ERROR_REFUSALS = ("errored-rollouts", "audit-errors")
 # keeps it so): the run screen, the reader, the export dialog (pydantic, Jinja2), numpy and the
 # help's Markdown are imported where first used, so the first frame is not spent on imports.
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from evalview.model.address import Address
     from evalview.psr import CheckpointReport, RunPsrReport
-    from evalview.session import PsrFiles, Session
+    from evalview.session import HarnessSession, NamedReads, PsrFiles, Session
     from evalview.stats import Scorecard
     from evalview.tui.run_screen import RunScreen
 
 
-UNREADABLE_HINT = (
-    "Open a closed-run directory (the one holding manifest.json), an exported result.json or a "
-    "PSR checkpoint-inputs JSON."
-)
+def unreadable_hint() -> str:
+    """What evalview opens, from the reader registry's declarations (every format listed)."""
+    from evalview.load.registry import formats_sentence
+
+    return formats_sentence()
+
 REFUSED_HINT = "Fix the row it names and open it again (`evalview psr PATH` says the same)."
 
 #: Seconds between looks at a watched read's files, and how long they must be still.
@@ -44,7 +49,7 @@ WATCH_INTERVAL = 0.5
 WATCH_SETTLE = 0.5
 
 
-def _counts_change(old: Session | None, new: Session) -> str:
+def _counts_change(old: Session | HarnessSession | None, new: Session | HarnessSession) -> str:
     """`2 errors, 1 warning (was 3 errors, 1 warning)`: what the re-read changed."""
 
     def tally(c: dict[str, int]) -> str:
@@ -98,7 +103,7 @@ class EvalViewApp(App[int]):
             self.done = done
 
     class Loaded(Message):
-        def __init__(self, session: Session) -> None:
+        def __init__(self, session: Session | HarnessSession) -> None:
             super().__init__()
             self.session = session
 
@@ -133,12 +138,14 @@ class EvalViewApp(App[int]):
             self.refused = refused
 
     class ChooseRead(Message):
-        """The file holds several named reads and none was chosen (`--read KEY`)."""
+        """The file holds several named reads and none was chosen (`--read KEY`); the reading
+        is kept, so the one picked is opened without reading the file again."""
 
-        def __init__(self, names: list[str], summaries: dict[str, str]) -> None:
+        def __init__(self, reads: NamedReads) -> None:
             super().__init__()
-            self.names = names
-            self.summaries = summaries
+            self.reads = reads
+            self.names = list(reads.summaries)
+            self.summaries = reads.summaries
 
     def __init__(
         self,
@@ -153,6 +160,8 @@ class EvalViewApp(App[int]):
         super().__init__()
         self.path = path
         self.session: Session | None = session
+        #: The opened benchmark-harness result (its screen is the Harness screen), else None.
+        self.harness: HarnessSession | None = None
         self.psr_files = psr_files
         self.inputs: CheckpointReport | None = None
         #: The named read to open in a file of several (LeRobot); None: ask when there are several.
@@ -169,6 +178,22 @@ class EvalViewApp(App[int]):
         self.key_gate = KeyGate()
         #: Whether the loaded run was moved to the collector's permanent generation.
         self._frozen = False
+        #: A file's named reads, read once, while the one picked from them loads.
+        self.chosen: NamedReads | None = None
+
+    @property
+    def address(self) -> Address:
+        """What is open, as one value (path, read name, side files): the export, watch and a
+        re-read re-enter through it."""
+        from evalview.model.address import Address
+
+        files = self.psr_files
+        return Address(
+            self.path,
+            self.read,
+            None if files is None else files.bare_targets,
+            None if files is None else files.catalog,
+        )
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded and self.key_gate.take(event):
@@ -226,7 +251,7 @@ class EvalViewApp(App[int]):
     def open_read(self, path: Path, read: str | None = None) -> None:
         """Open one read of the folder as `evalview PATH [--read KEY]` would; Escape comes
         back. `read`: the named read of a file of several (LeRobot), None for a plain read."""
-        self.session, self.inputs = None, None
+        self.session, self.inputs, self.harness = None, None, None
         self.path = path
         self.read = read
         self.sub_title = str(path) if read is None else f"{path} [{read}]"
@@ -241,7 +266,8 @@ class EvalViewApp(App[int]):
         when it says so), not over the Runs screen or the list of a file's reads, where there is
         nothing to export."""
         if action == "export":
-            return self.session is not None or isinstance(self.screen, LoadingScreen)
+            opened = self.session is not None or self.harness is not None
+            return opened or isinstance(self.screen, LoadingScreen)
         if action == "back_to_runs":
             runs = self._runs_screen()
             return runs is not None and self.screen is not runs
@@ -265,7 +291,7 @@ class EvalViewApp(App[int]):
         self.workers.cancel_group(self, "reload")
         while self.screen is not runs:
             self.pop_screen()
-        self.session, self.inputs = None, None
+        self.session, self.inputs, self.harness = None, None, None
         self.path = runs.root  # type: ignore[attr-defined]
         self.read = None
         self.sub_title = str(self.path)
@@ -291,7 +317,7 @@ class EvalViewApp(App[int]):
             self.post_message(self.Progress(index, stage, done))
 
         from evalview.errors import InputError, Refused
-        from evalview.session import Session, named_reads, open_input
+        from evalview.session import NamedReads, Session, open_input
 
         # The collector paused while the run is read, audited and scored, then the run moved
         # to its permanent generation (it lives as long as the app; `on_unmount` undoes it):
@@ -300,15 +326,16 @@ class EvalViewApp(App[int]):
         paused = gc.isenabled()
         gc.disable()
         try:
-            if self.read is None:
-                reads = named_reads(self.path)
-                if len(reads) > 1:
-                    self.post_message(self.ChooseRead(list(reads), reads))
-                    return
-            opened = open_input(
-                self.path, progress, defer_bootstrap=True, psr_files=self.psr_files,
-                read=self.read,
+            # the one read of the input, whichever format; a file of several named reads comes
+            # back unaudited with its reads listed, and the one picked opens from that reading
+            opened = (
+                open_input(self.address, progress, defer_bootstrap=True)
+                if self.chosen is None
+                else self._open_chosen(self.chosen, progress)
             )
+            if isinstance(opened, NamedReads):
+                self.post_message(self.ChooseRead(opened))
+                return
             if isinstance(opened, Session) and not worker.is_cancelled:
                 # The run screen's modules (numpy, the panes), here rather than on the UI thread.
                 import evalview.tui.run_screen  # noqa: F401
@@ -331,10 +358,23 @@ class EvalViewApp(App[int]):
                 gc.enable()
         if worker.is_cancelled:
             return
-        if isinstance(opened, Session):
+        from evalview.session import HarnessSession
+
+        if isinstance(opened, Session | HarnessSession):
             self.post_message(self.Loaded(opened))
         else:
             self.post_message(self.InputsLoaded(opened))
+
+    def _open_chosen(
+        self, reads: NamedReads, progress: Callable[[int, str, float], None]
+    ) -> Session | HarnessSession:
+        """The read picked from a file's list, from the reading already read (no second read)."""
+        from evalview.session import open_named
+
+        self.chosen = None
+        return open_named(
+            reads.reading, reads.address.with_read(self.read), progress, defer_bootstrap=True
+        )
 
     @work(thread=True, exclusive=True, group="bootstrap")
     def _bootstrap(self, session: Session) -> None:
@@ -361,6 +401,7 @@ class EvalViewApp(App[int]):
             if name is None:
                 return
             self.read = name
+            self.chosen = message.reads
             self.sub_title = f"{self.path} [{name}]"
             self._load()
 
@@ -376,6 +417,14 @@ class EvalViewApp(App[int]):
 
     def on_eval_view_app_loaded(self, message: Loaded) -> None:
         if not self._loading():
+            return
+        from evalview.session import HarnessSession
+
+        if isinstance(message.session, HarnessSession):
+            from evalview.tui.harness_screen import HarnessScreen
+
+            self.harness = message.session
+            self.switch_screen(HarnessScreen(message.session))
             return
         from evalview.tui.run_screen import RunScreen
 
@@ -424,7 +473,7 @@ class EvalViewApp(App[int]):
         does not exist (`cli/open.py` prints `self.failure`), never a screen with nothing to do."""
         if not self._loading():
             return
-        hint = REFUSED_HINT if message.refused else UNREADABLE_HINT
+        hint = REFUSED_HINT if message.refused else unreadable_hint()
         if any(type(s).__name__ == "RunsScreen" for s in self.screen_stack):
             from evalview.tui.loading import UnreadableScreen
 
@@ -444,7 +493,9 @@ class EvalViewApp(App[int]):
             self.state = state
 
     class Reloaded(Message):
-        def __init__(self, path: Path, opened: Session | None, problem: str | None) -> None:
+        def __init__(
+            self, path: Path, opened: Session | HarnessSession | None, problem: str | None
+        ) -> None:
             super().__init__()
             self.path = path
             self.opened = opened
@@ -492,12 +543,16 @@ class EvalViewApp(App[int]):
 
     @work(thread=True, exclusive=True, group="reload")
     def _reload(self, path: Path) -> None:
-        from evalview.errors import InputError
-        from evalview.session import open_session
+        """Re-read what is shown through its address (the named read and side files kept)."""
+        from evalview.errors import InputError, Refused
+        from evalview.session import HarnessSession, Session, open_input
 
         try:
-            opened = open_session(path, defer_bootstrap=True)
-        except InputError as exc:
+            got = open_input(self.address, defer_bootstrap=True)
+            if not isinstance(got, Session | HarnessSession):
+                raise InputError(f"{path}: no longer holds the read that was open.")
+            opened: Session | HarnessSession = got
+        except (InputError, Refused) as exc:
             self.post_message(self.Reloaded(path, None, str(exc)))
             return
         except Exception as exc:  # a bug must still end in a message, not a traceback
@@ -514,6 +569,7 @@ class EvalViewApp(App[int]):
         if message.opened is None:
             self.notify(message.problem or "", title="Cannot be read now", severity="error")
             return
+        from evalview.session import HarnessSession
         from evalview.tui.run_screen import RunScreen
 
         old = self.session
@@ -528,6 +584,14 @@ class EvalViewApp(App[int]):
         # Pop (and wait for) the old screens first: the new run screen reuses their ids.
         while len(self.screen_stack) > base:
             await self.pop_screen()
+        if isinstance(message.opened, HarnessSession):
+            from evalview.tui.harness_screen import HarnessScreen
+
+            old_counts = self.harness
+            self.harness = message.opened
+            await self.push_screen(HarnessScreen(message.opened))
+            self.notify(_counts_change(old_counts, message.opened), title="Re-read")
+            return
         await self.push_screen(RunScreen(message.opened))
         self.session = message.opened
         if tab:
@@ -543,7 +607,7 @@ class EvalViewApp(App[int]):
                 "Export publishes a closed run; a checkpoint-inputs file has none. "
                 "`evalview psr INPUT OUTPUT.json` writes its full report."
             )
-        if self.session is None:
+        if self.session is None and self.harness is None:
             return "Nothing to export yet: the run is still loading."
         return None
 

@@ -29,7 +29,7 @@ from evalview.tui.safe import esc as escape
 from evalview.tui.theme import EVALVIEW_THEME
 
 if TYPE_CHECKING:
-    from evalview.model.run import Run
+    from evalview.session import PairedReads, Session
 
 BAR_WIDTH = 20
 
@@ -154,16 +154,24 @@ class ReadHeadline:
     selected: int
 
     @classmethod
-    def of(cls, run: Run, label: str, checkpoint: str | None) -> ReadHeadline:
-        """Audit and count `run` (no bootstrap: the header needs the counts only)."""
-        from evalview.audit import audit
-        from evalview.findings import audit_verdict, count_by_severity
-        from evalview.stats import score_run
+    def of(cls, session: Session, label: str, checkpoint: str | None) -> ReadHeadline:
+        """The session's own verdict and counts (no bootstrap: the header needs the counts)."""
+        from evalview.session import headline
 
-        findings = audit(run)
-        kind, verdict = audit_verdict(count_by_severity(findings))
-        d = score_run(run, findings=findings, bootstrap=0).denominators
-        return cls(label, checkpoint, kind, verdict, d.successes, d.selected)
+        h = headline(session)
+        return cls(label, checkpoint, h.verdict_kind, h.verdict, h.successes, h.selected)
+
+    @classmethod
+    def pair(cls, paired: PairedReads) -> tuple[ReadHeadline, ReadHeadline] | None:
+        """Both sides' headlines; None if the scorer fails (the comparison still shows)."""
+        c = paired.comparison
+        try:
+            return (
+                cls.of(paired.a, c.a.label, c.a.checkpoint),
+                cls.of(paired.b, c.b.label, c.b.checkpoint),
+            )
+        except Exception:
+            return None
 
     def line(self, side: str) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -341,17 +349,14 @@ class CompareApp(App[int]):
 
     @work(thread=True, exclusive=True)
     def _work(self) -> None:
-        from evalview.compare.paired import compare_runs
         from evalview.errors import InputError, Refused
-        from evalview.load import load_run
+        from evalview.model.address import Address
+        from evalview.session import pair_addresses
 
         try:
-            run_a, run_b = load_run(self.a), load_run(self.b)
-            result = compare_runs(
-                run_a,
-                run_b,
-                label_a=str(self.a),
-                label_b=str(self.b),
+            paired = pair_addresses(
+                Address.of(self.a),
+                Address.of(self.b),
                 allow_off_protocol=self.allow_off_protocol,
                 # the app shows such a comparison labelled not publishable, errored pairs listed
                 allow_errors=True,
@@ -361,15 +366,7 @@ class CompareApp(App[int]):
         except Refused as exc:
             self.post_message(self.Done(None, ("The reads cannot be compared", str(exc), 1)))
         else:
-            headlines: tuple[ReadHeadline, ReadHeadline] | None
-            try:
-                headlines = (
-                    ReadHeadline.of(run_a, result.a.label, result.a.checkpoint),
-                    ReadHeadline.of(run_b, result.b.label, result.b.checkpoint),
-                )
-            except Exception:  # a bug in the audit or scorer: the comparison still shows
-                headlines = None
-            self.post_message(self.Done(result, None, headlines))
+            self.post_message(self.Done(paired.comparison, None, ReadHeadline.pair(paired)))
 
     def on_compare_app_done(self, message: Done) -> None:
         if message.comparison is not None:

@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from evalview.model.address import Address
 from evalview.report.export_summary import (
     ExportSummary,
     export_summary,
@@ -101,13 +102,19 @@ class ExportScreen(ModalScreen[None]):
     ]
 
     def __init__(
-        self, source: Path, *, bootstrap: int | None = None, harness: HarnessSession | None = None
+        self,
+        source: Path | Address,
+        *,
+        bootstrap: int | None = None,
+        harness: HarnessSession | None = None,
     ) -> None:
         super().__init__(id="export")
-        self.source = source
+        #: The read to export (path, and the read's name in a file of several): the export
+        #: re-reads it from disk through the same road as `evalview export --read KEY`.
+        self.address = Address.of(source)
+        self.source = self.address.path
         self.bootstrap = bootstrap
-        #: A benchmark-harness result to export (`evalview export HARNESS.json`), else None: the
-        #: run at `source`. A harness result has no episodes, so no metrics field.
+        #: True for a benchmark-harness result: it has no episodes, so no metrics field.
         self.harness = harness
         self.busy = False
         #: "ok" or "refused" once an export finished (tests and the status style read it).
@@ -186,12 +193,7 @@ class ExportScreen(ModalScreen[None]):
 
         done: Exported | HarnessExported
         try:
-            if self.harness is not None:
-                from evalview.report.harness_export import export_harness
-
-                done = export_harness(self.harness, dest)
-            else:
-                done = export_run(self.source, dest, metrics=metrics, bootstrap=self.bootstrap)
+            done = export_run(self.address, dest, metrics=metrics, bootstrap=self.bootstrap)
         except AuditRefused as exc:
             details = [f"{f.code} {f.location}: {f.message}" for f in exc.findings]
             self.app.call_from_thread(self._show, _refusal_text(str(exc), details), "refused")
@@ -234,10 +236,13 @@ def open_export(app: object) -> None:
 
     assert isinstance(app, App)
     session = getattr(app, "session", None)
+    harness = getattr(app, "harness", None)
     blocked = getattr(app, "export_blocked", None)
-    if session is None or blocked:
+    if (session is None and harness is None) or blocked:
         why = blocked or "Nothing to export yet: the run is still loading."
         app.notify(why, severity="warning", markup=False)
         return
     if not isinstance(app.screen, ExportScreen):
-        app.push_screen(ExportScreen(Path(session.path)))
+        opened = session if session is not None else harness
+        assert opened is not None
+        app.push_screen(ExportScreen(opened.where, harness=harness))

@@ -15,9 +15,8 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from evalview.compare.paired import Comparison
-from evalview.model.run import Run
-from evalview.tui.compare_screen import CompareScreen
+from evalview.session import PairedReads
+from evalview.tui.compare_screen import CompareScreen, ReadHeadline
 from evalview.tui.safe import esc as escape
 
 
@@ -51,9 +50,9 @@ class FolderCompareScreen(Screen[None]):
     BACK_TO = "the runs"
 
     class Done(Message):
-        def __init__(self, comparison: Comparison | None, problem: str | None) -> None:
+        def __init__(self, paired: PairedReads | None, problem: str | None) -> None:
             super().__init__()
-            self.comparison = comparison
+            self.paired = paired
             self.problem = problem
 
     def __init__(
@@ -76,28 +75,23 @@ class FolderCompareScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="folder-compare")
     def _work(self) -> None:
-        from evalview.compare.paired import compare_runs
-        from evalview.compare.reads import Refused
-        from evalview.load import InputError, load_run, read_input, select_run
-
-        def load(path: Path, name: str | None) -> Run:
-            return load_run(path) if name is None else select_run(read_input(path), name)
+        from evalview.errors import InputError, Refused
+        from evalview.model.address import Address
+        from evalview.session import pair_addresses
 
         try:
-            result = compare_runs(
-                load(self.a, self.read_a),
-                load(self.b, self.read_b),
-                label_a=self.label_a,
-                label_b=self.label_b,
+            paired = pair_addresses(
+                Address(self.a, self.read_a), Address(self.b, self.read_b)
             )
         except (InputError, Refused) as exc:
             self.post_message(self.Done(None, str(exc)))
         else:
-            self.post_message(self.Done(result, None))
+            self.post_message(self.Done(paired, None))
 
     def on_folder_compare_screen_done(self, message: Done) -> None:
-        if message.comparison is not None:
-            self.app.switch_screen(self.RESULT(message.comparison))
+        if message.paired is not None:
+            paired = message.paired
+            self.app.switch_screen(self.RESULT(paired.comparison, ReadHeadline.pair(paired)))
         else:
             self.query_one("#pairing", Static).update(
                 "[bold red]✗ These two reads cannot be compared[/]\n\n"

@@ -8,6 +8,7 @@ A refusal is shown in the app's words; Escape goes back to the Runs screen with 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -119,30 +120,21 @@ class ContrastScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="runs-contrast")
     def _work(self) -> None:
-        from evalview.compare.contrast import contrast_runs
         from evalview.errors import InputError, Refused
-        from evalview.session import Session, open_run
+        from evalview.model.address import Address
+        from evalview.session import contrast_addresses
+
+        def side(items: Sequence[tuple[str, Path]]) -> list[tuple[str, Address]]:
+            return [(key, Address.of(path)) for key, path in items]
 
         try:
-            # Each path is read and audited once, however many sides name it (as the CLI does).
-            sessions: dict[Path, Session] = {}
-            loaded = []
-            for side in (self.a, self.b, self.bc):
-                items = []
-                for key, path in side:
-                    if path not in sessions:
-                        sessions[path] = open_run(path)
-                    items.append((key, sessions[path].run, str(path)))
-                loaded.append(items)
-            findings = {id(s.run): s.findings for s in sessions.values()}
-            result = contrast_runs(
-                loaded[0],
-                loaded[1],
-                bc=loaded[2] or None,
+            result = contrast_addresses(
+                side(self.a),
+                side(self.b),
+                bc=side(self.bc) or None,
                 relative=bool(self.bc),
                 allow_errors=self.allow_errors,
                 allow_off_protocol=self.allow_off_protocol,
-                findings_of=lambda run: findings[id(run)],
             )
         except (InputError, Refused) as exc:
             self.post_message(self.Done(None, str(exc)))

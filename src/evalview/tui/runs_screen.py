@@ -131,7 +131,7 @@ def cells(entry: RunsRow, mark: str, role: str = "") -> Sequence[Cell]:
         Text(mark, style="bold magenta"),
         Text(role, style="bold cyan"),
         verdict_text(entry),
-        Text(clean(entry.candidate.rel + (f" [{r.read}]" if r is not None and r.read else ""))),
+        Text(clean(entry.candidate.rel if r is None else r.label)),
         frac,
         mean_text(r),
         strip_text(r, 19),

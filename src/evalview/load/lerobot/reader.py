@@ -159,7 +159,7 @@ def run_of(path: Path, key: str | None, read: LeRobotRead, *, bytes_read: int) -
     return _LeRobotRun(
         build=lambda: _table(path.name, read, ids, in_schedule),
         path=path,
-        kind="lerobot",
+        kind=FORMAT,
         identity=Identity(run_id=key if key is not None else path.stem),
         protocol=Protocol(),
         schedule=tuple(i for i, keep in zip(ids, in_schedule, strict=True) if keep),
@@ -302,4 +302,12 @@ READER = Reader(
     summary="LeRobot lerobot-eval results (eval_info.json: single-env, multi-task, named reads)",
     detect=_detect,
     read=_read,
+    holds="episodes",
+    noun="a LeRobot eval_info.json (lerobot-eval)",
+    export_label="lerobot-eval/eval_info.json",
+    priority=40,
+    no_partial_credit=(
+        "a LeRobot eval_info.json: it records each episode's success, not the verifier "
+        "checkpoint messages partial credit is read from."
+    ),
 )

@@ -1,6 +1,7 @@
-"""The app on a benchmark-harness result: Arms, Measured, Controls and Findings tabs.
+"""The screen of a benchmark-harness result: Arms, Measured, Controls and Findings tabs.
 
-A harness result is arms x seeds, not episodes, so it gets its own small app over the headless
+A harness result is arms x seeds, not episodes, so it gets its own screen in the one app (the
+same loading, `?` help, `e` export, watch and Runs screen as every read) over the headless
 `evalview.harness` objects (the same numbers `score --json` prints). The Arms tab draws every arm's
 min-max range over seeds and every read's Wilson 95 % interval on one 0-100 % scale; the header
 keeps the audit verdict and, for a single-seed file, the label that goes beside every number.
@@ -8,13 +9,13 @@ keeps the audit verdict and, for a single-seed file, the label that goes beside 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from evalview.findings import Finding, count_by_severity
@@ -24,7 +25,6 @@ from evalview.session import HarnessSession
 from evalview.tui.bars import interval_bar
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct
 from evalview.tui.safe import esc, plain
-from evalview.tui.theme import EVALVIEW_THEME
 
 BAR_WIDTH = 21
 TABS = (("arms", "Arms"), ("measured", "Measured"), ("controls", "Controls"),
@@ -39,24 +39,21 @@ def _range(lo: float, hi: float) -> str:
     return f"{100 * lo:.1f}–{100 * hi:.1f} %"
 
 
-class HarnessApp(App[int]):
-    """`HarnessApp(file, card, findings)`: everything is computed before the app starts (a harness
-    file is small), so no frame waits on I/O."""
+class HarnessScreen(Screen[None]):
+    """`HarnessScreen(session)`: scored in the loading worker (`harness_card`), so no frame waits
+    on I/O; quit, help, export and watch are the app's own keys, as on a run."""
 
-    CSS_PATH = Path(__file__).with_name("evalview.tcss")
-    TITLE = "evalview"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit", id="harness.quit"),
-        Binding("e", "export", "Export", id="harness.export"),
         *(Binding(str(i), f"tab('{key}')", name, id=f"harness.tab.{key}")
           for i, (key, name) in enumerate(TABS, start=1)),
     ]
 
-    def __init__(self, hf: HarnessFile, card: HarnessScore | None, findings: list[Finding]):
-        super().__init__()
-        self.hf = hf
-        self.card = card
-        self.findings = findings
+    def __init__(self, session: HarnessSession, card: HarnessScore | None = None) -> None:
+        super().__init__(id="harness")
+        self.session = session
+        self.hf: HarnessFile = session.file
+        self.card = card if card is not None else harness_card(session)
+        self.findings: list[Finding] = session.findings
 
     # ----------------------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -76,21 +73,9 @@ class HarnessApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.register_theme(EVALVIEW_THEME)
-        self.theme = EVALVIEW_THEME.name
-        self.sub_title = str(self.hf.path)
         self._fill_arms()
         self._fill_measured()
         self._fill_findings()
-
-    def action_export(self) -> None:
-        """The export dialog, as in the run app: `evalview export` for this file, sanitized,
-        refused (nothing written) while the audit has errors."""
-        from evalview.tui.export_screen import ExportScreen
-
-        if not isinstance(self.screen, ExportScreen):
-            session = HarnessSession(self.hf.path, self.hf, self.findings)
-            self.push_screen(ExportScreen(self.hf.path, harness=session))
 
     def action_tab(self, key: str) -> None:
         self.query_one(TabbedContent).active = key
@@ -265,18 +250,18 @@ class HarnessApp(App[int]):
         return "\n".join(lines)
 
 
-def harness_app(session: HarnessSession) -> HarnessApp:
-    """Score the opened harness result (headless, `evalview.session`) and build the app."""
+def harness_card(session: HarnessSession) -> HarnessScore | None:
+    """The opened harness result's score as the screen shows it: even with audit errors (for
+    review), with the refusal in the header; None for a file that does not validate."""
     from evalview.harness.score import score_harness
 
     hf, findings = session.file, session.findings
-    card = None
-    if hf.result is not None:
-        # shown even with audit errors (for review), with the refusal in the header
-        card = score_harness(hf.result, findings, allow_errors=True)
-        if any(f.severity.value == "error" for f in findings):
-            card = _with_refusal(card, findings)
-    return HarnessApp(hf, card, findings)
+    if hf.result is None:
+        return None
+    card = score_harness(hf.result, findings, allow_errors=True)
+    if any(f.severity.value == "error" for f in findings):
+        card = _with_refusal(card, findings)
+    return card
 
 
 def _with_refusal(card: HarnessScore, findings: list[Finding]) -> HarnessScore:
