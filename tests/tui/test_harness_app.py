@@ -16,8 +16,9 @@ from tui_helpers import showing
 from evalview.harness.audit import SINGLE_SEED_LABEL
 from evalview.session import open_harness
 from evalview.tui.harness_app import HarnessApp, harness_app
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+SAMPLES = SAMPLE_RUNS / "harness"
 
 
 def _app(name: str) -> HarnessApp:
