@@ -24,7 +24,7 @@ from evalview.model.run import Run
 
 if TYPE_CHECKING:
     from evalview.harness.score import HarnessScore
-    from evalview.load.harness_result import HarnessFile
+    from evalview.model.harness_file import HarnessFile
     from evalview.psr import CheckpointReport, PsrOptions, RunPsrReport
     from evalview.stats import BenchmarkDeclaration, Scorecard
 

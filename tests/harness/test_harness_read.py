@@ -86,8 +86,9 @@ def test_single_seed_and_submission_properties() -> None:
 
 def test_the_registry_reads_it_as_a_payload_not_a_run(tmp_path: Path) -> None:
     from evalview.load import read_input
-    from evalview.load.harness_result import FORMAT, HarnessFile
+    from evalview.load.harness_result import FORMAT
     from evalview.load.registry import load_run
+    from evalview.model.harness_file import HarnessFile
 
     path = write(tmp_path, shipped())
     reading = read_input(path)

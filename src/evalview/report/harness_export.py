@@ -24,8 +24,9 @@ from evalview import __version__
 from evalview.findings import Severity
 from evalview.harness.audit import _HOME, _IDENTITY_KEYS
 from evalview.harness.score import HarnessScore, score_harness
-from evalview.load.harness_result import EXPORTED_FORMAT, HarnessFile
+from evalview.load.harness_result import EXPORTED_FORMAT
 from evalview.model.harness import BenchmarkResult
+from evalview.model.harness_file import HarnessFile
 from evalview.report.destination import check_destination, write_new_directory
 from evalview.report.export import AuditRefused
 from evalview.report.sanitize import Scrubber, local_user_names
