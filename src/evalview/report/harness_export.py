@@ -22,7 +22,7 @@ import orjson
 
 from evalview import __version__
 from evalview.findings import Severity
-from evalview.harness.audit import _HOME, _IDENTITY_KEYS
+from evalview.harness.audit import HOME_USER, IDENTITY_KEYS
 from evalview.harness.score import HarnessScore, score_harness
 from evalview.load.harness_result import EXPORTED_FORMAT
 from evalview.model.harness import BenchmarkResult
@@ -78,14 +78,14 @@ def leaked_names(raw: Any) -> tuple[str, ...]:
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             for k, v in value.items():
-                if str(k).lower() in _IDENTITY_KEYS and isinstance(v, str) and len(v) >= 3:
+                if str(k).lower() in IDENTITY_KEYS and isinstance(v, str) and len(v) >= 3:
                     found.add(v)
                 walk(v)
         elif isinstance(value, list):
             for v in value:
                 walk(v)
         elif isinstance(value, str):
-            found.update(m.group(1) for m in _HOME.finditer(value) if len(m.group(1)) >= 3)
+            found.update(m.group(1) for m in HOME_USER.finditer(value) if len(m.group(1)) >= 3)
 
     walk(raw)
     return tuple(found)
