@@ -1,4 +1,4 @@
-"""Shared fixtures: a writable copy of the shared example closed run, and a small editor for it.
+"""Common fixtures: a writable copy of the example closed run, and a small editor for it.
 
 Tests build their faulty runs in code from this conforming example, so each fixture is one visible
 mutation away from a run that passes the audit.
@@ -18,21 +18,17 @@ import pytest
 from hypothesis import settings
 
 from helpers.chromium import RecordingProxy
+from helpers.paths import EXAMPLE
 
 #: No per-example deadline: tests never assert timing, and with two workers on a loaded 2-core
 #: machine an example that takes 50 ms alone can take 400 ms (Hypothesis then fails it as flaky).
 settings.register_profile("evalview", deadline=None)
 settings.load_profile("evalview")
 
-#: The shared example, and a vendored copy of it so the suite also runs on a machine without
-#: the shared directory (tests/audit/test_vendored_example.py keeps the two identical).
-SHARED_EXAMPLE = Path(__file__).resolve().parents[2] / "shared" / "examples" / "closed-run-small"
-VENDORED_EXAMPLE = Path(__file__).resolve().parent / "audit" / "fixtures" / "closed-run-small"
-EXAMPLE = SHARED_EXAMPLE if SHARED_EXAMPLE.is_dir() else VENDORED_EXAMPLE
 
 
 def copy_example(dest: Path) -> Path:
-    """Copy the read-only shared example to `dest` and make the copy writable."""
+    """Copy the example to `dest` and make the copy writable (it may come read-only)."""
     shutil.copytree(EXAMPLE, dest)
     for root, dirs, files in os.walk(dest):
         for name in dirs + files:
@@ -112,7 +108,7 @@ class RunDir:
 
 @pytest.fixture
 def example_run_dir(tmp_path: Path) -> Path:
-    """A writable copy of the shared conforming example run (12 episodes, 4 errored)."""
+    """A writable copy of the conforming example run (12 episodes, 4 errored)."""
     return copy_example(tmp_path / "closed-run")
 
 

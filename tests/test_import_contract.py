@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from helpers.paths import REPO
 
 
 def test_layers_import_downward_and_the_core_never_imports_the_views() -> None:

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from evalview.compare.contrast import Contrast
     from evalview.compare.paired import Comparison
     from evalview.harness.score import HarnessScore
-    from evalview.load.harness_result import HarnessFile
     from evalview.load.reader import Reading
+    from evalview.model.harness_file import HarnessFile
     from evalview.psr import CheckpointReport, PsrOptions, RunPsrReport
     from evalview.stats import BenchmarkDeclaration, Scorecard
 

@@ -25,14 +25,16 @@ _HIDDEN = [
     0xFEFF,
 ]
 _TABLE = _PICTURES | dict.fromkeys(_HIDDEN, 0xFFFD)
-_UNSAFE = re.compile("[" + "".join(re.escape(chr(c)) for c in _TABLE) + "]")
+#: Any character `clean` replaces; public because the export drops the same set
+#: (report/sanitize.py), so what a display shows and what is published cannot drift apart.
+UNSAFE_CHARS = re.compile("[" + "".join(re.escape(chr(c)) for c in _TABLE) + "]")
 
 
 def clean(value: object) -> str:
     """`str(value)` with every control or invisible format character made visible, one
     character for one (so offsets into the string stay valid)."""
     text = str(value)
-    return text.translate(_TABLE) if _UNSAFE.search(text) else text
+    return text.translate(_TABLE) if UNSAFE_CHARS.search(text) else text
 
 
 #: The UTF-8 form of every character `_HIDDEN` lists (C1 controls, U+061C, U+200B-U+200F,

@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +18,7 @@ import pytest
 from evalview.audit import RULES, audit
 from evalview.findings import Severity
 from evalview.load import load_run
+from helpers.paths import REPO, SAMPLE_RUNS
 
 Mutation = Callable[[Any, pytest.MonkeyPatch], None]
 
@@ -298,7 +298,7 @@ MADE_ELSEWHERE = {
 
 
 def test_rules_made_elsewhere_are_triggered_there() -> None:
-    root = Path(__file__).resolve().parents[2]
+    root = REPO
     for code, module in MADE_ELSEWHERE.items():
         assert code in RULES
         assert f'"{code}"' in (root / module).read_text(encoding="utf-8"), (code, module)
@@ -362,7 +362,7 @@ def test_pristine_run_has_no_finding_at_all(example_run: Any) -> None:
 
 @pytest.mark.parametrize("sample", ["robobench-24x50", "fail-fast"])
 def test_committed_conforming_samples_have_no_error(sample: str) -> None:
-    path = Path(__file__).resolve().parents[2] / "sample_runs" / sample
+    path = SAMPLE_RUNS / sample
     if not path.is_dir():
         pytest.fail(f"{path} is missing; regenerate with `python -m evalview.samples sample_runs`")
     errors = [f for f in audit(load_run(path)) if f.severity is Severity.ERROR]

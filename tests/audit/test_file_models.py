@@ -19,8 +19,7 @@ from evalview.model.files import (
     Summary,
     json_schemas,
 )
-
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs"
+from helpers.paths import SAMPLE_RUNS
 
 
 def _validate_run(root: Path) -> None:
@@ -30,13 +29,13 @@ def _validate_run(root: Path) -> None:
         EpisodeResult.model_validate_json(line)
 
 
-def test_shared_example_validates(example_run: Any) -> None:
+def test_example_validates(example_run: Any) -> None:
     _validate_run(example_run.path)
 
 
 @pytest.mark.parametrize("sample", ["robobench-24x50", "fail-fast"])
 def test_conforming_samples_validate(sample: str) -> None:
-    _validate_run(SAMPLES / sample)
+    _validate_run(SAMPLE_RUNS / sample)
 
 
 def _set(doc: dict[str, Any], dotted: str, value: Any) -> dict[str, Any]:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 import evalview.audit.checks
 import evalview.harness.rules  # noqa: F401  (registers the EV8xx benchmark-harness rules)
 from evalview.audit import RULES
+from helpers.paths import REPO
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+DOC = REPO / "docs" / "rules.md"
 
 
 def _sections() -> dict[str, str]:

@@ -62,7 +62,9 @@ def test_extra_private_files_are_not_scanned(example_run: Any) -> None:
     root = example_run.path
     (root / "private-notes.json").write_bytes(b'{"api_key": "sk-1", "x": NaN, "x": 1')
     (root / "driver.log").write_bytes(b"\xff\xfe not utf-8")
-    os.symlink("/etc/passwd", root / "link-to-elsewhere")
+    elsewhere = root.parent / "elsewhere.txt"  # outside the run, not JSON
+    elsewhere.write_text("not part of the run\n")
+    os.symlink(elsewhere, root / "link-to-elsewhere")
     one = example_run.result_path("task-00/seed1000").parent
     (one / "transcript.jsonl").write_bytes(b"{broken")
     (one / "video.mp4").write_bytes(b"\x00" * 64)

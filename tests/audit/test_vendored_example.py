@@ -1,11 +1,14 @@
-"""The vendored copy of the shared example stays byte-identical to the shared one."""
+"""The vendored example run (helpers.paths.EXAMPLE, what every other test reads) stays
+byte-identical to the shared one the format ships with, when that sits beside the repository."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "examples" / "closed-run-small"
-VENDORED = Path(__file__).resolve().parent / "fixtures" / "closed-run-small"
+from helpers.paths import EXAMPLE, REPO
+
+#: The only test that looks outside the repository, and only when the directory is there.
+SHARED = REPO.parent / "shared" / "examples" / "closed-run-small"
 
 
 def _files(root: Path) -> dict[str, bytes]:
@@ -13,7 +16,7 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 def test_vendored_example_matches_the_shared_one() -> None:
-    vendored = _files(VENDORED)
+    vendored = _files(EXAMPLE)
     assert len(vendored) == 16
     if SHARED.is_dir():
         assert vendored == _files(SHARED)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from evalview.cli import main
+from helpers.paths import EXAMPLE
 
 FINDING_KEYS = {"code", "severity", "file", "line", "episode_id", "message"}
 
@@ -183,7 +184,7 @@ def test_json_for_a_path_that_is_not_utf8(
 
     path = tmp_path / os.fsdecode(b"bad\xffname")
     if exists:
-        shutil.copytree("/work/shared/examples/closed-run-small", path)
+        shutil.copytree(EXAMPLE, path)
     code = main(["check", str(path), "--json"])
     doc = json.loads(capsys.readouterr().out)
     assert code == (0 if exists else 2)

@@ -16,8 +16,7 @@ import pytest
 
 from evalview.cli import main
 from helpers.closed_runs import outcomes_for, write_run
-
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs"
+from helpers.paths import SAMPLE_RUNS
 
 
 def _folder(tmp_path: Path, *, faulty: bool = False) -> Path:
@@ -26,7 +25,7 @@ def _folder(tmp_path: Path, *, faulty: bool = False) -> Path:
     write_run(root / "method-b" / "ft1", outcomes_for({"task-a": (4, 4), "task-b": (2, 4)}, 4))
     (root / "notes.json").write_text('{"comment": "not a read"}')
     if faulty:
-        shutil.copytree(SAMPLES / "faulty", root / "method-c")
+        shutil.copytree(SAMPLE_RUNS / "faulty", root / "method-c")
     return root
 
 
@@ -108,9 +107,9 @@ def test_one_job_and_two_jobs_print_the_same(
 
 
 def test_strict_fails_on_warnings_in_a_folder(capsys: pytest.CaptureFixture[str]) -> None:
-    code, doc = _json(capsys, str(SAMPLES / "replicates"))
+    code, doc = _json(capsys, str(SAMPLE_RUNS / "replicates"))
     assert code == 0 and doc["counts"]["clean"] == 6
-    code, _out, _ = _run(capsys, str(SAMPLES), "--strict")
+    code, _out, _ = _run(capsys, str(SAMPLE_RUNS), "--strict")
     assert code == 1
 
 
@@ -127,13 +126,13 @@ def test_folder_that_cannot_be_read_exits_2(
 
 def test_bad_jobs_value_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exc:
-        main(["check", str(SAMPLES), "-j", "0"])
+        main(["check", str(SAMPLE_RUNS), "-j", "0"])
     assert exc.value.code == 2
     assert "must be 1 or more" in capsys.readouterr().err
 
 
 def test_a_single_run_keeps_its_own_output(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(capsys, str(SAMPLES / "faulty"))
+    code, out, _ = _run(capsys, str(SAMPLE_RUNS / "faulty"))
     assert code == 1
     assert out.startswith("Errors (13)")  # the single-read report, not a folder line
     assert "reads," not in out
@@ -142,9 +141,9 @@ def test_a_single_run_keeps_its_own_output(capsys: pytest.CaptureFixture[str]) -
 def test_benchmark_harness_results_are_audited_in_a_folder(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, doc = _json(capsys, str(SAMPLES / "harness"))
+    code, doc = _json(capsys, str(SAMPLE_RUNS / "harness"))
     assert code == 1  # two of the sample harness files have error findings
-    assert len(doc["runs"]) == len(list((SAMPLES / "harness").glob("*.json")))
+    assert len(doc["runs"]) == len(list((SAMPLE_RUNS / "harness").glob("*.json")))
     for run in doc["runs"]:
-        _code, single = _json(capsys, str(SAMPLES / "harness" / run["path"]))
+        _code, single = _json(capsys, str(SAMPLE_RUNS / "harness" / run["path"]))
         assert run == single | {"path": run["path"], "status": "read"}

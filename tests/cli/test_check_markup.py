@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from evalview.cli import main
+from helpers.paths import EXAMPLE
 
-EXAMPLE = Path("/work/shared/examples/closed-run-small")
 TASK = "[bold red]x[/]"
 OTHER = "<script>alert(1)</script>"
 POLICY = "[link=http://evil]p[/link]"

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from evalview.cli import main
+from helpers.paths import EXAMPLE
 
 #: Put on PYTHONPATH: writes a marker when the interpreter shuts down normally (Python calls
 #: threading._shutdown then, not on os._exit), and with MARK_ATEXIT registers an exit handler,
@@ -110,16 +111,13 @@ def test_json_check_imports_neither_numpy_nor_rich(example_run: Any) -> None:
     assert json.loads(proc.stdout)["counts"]["error"] >= 1
 
 
-EXAMPLE = "/work/shared/examples/closed-run-small"
-
-
 @pytest.mark.parametrize(
     "argv",
     [
-        ["check", EXAMPLE, "--json"],
+        ["check", str(EXAMPLE), "--json"],
         ["check", EXAMPLE],
-        ["score", EXAMPLE, "--allow-errors", "--bootstrap", "5", "--json"],
-        ["score", EXAMPLE, "--allow-errors", "--bootstrap", "5", "--per-task"],
+        ["score", str(EXAMPLE), "--allow-errors", "--bootstrap", "5", "--json"],
+        ["score", str(EXAMPLE), "--allow-errors", "--bootstrap", "5", "--per-task"],
     ],
 )
 def test_closed_stdout_ends_quietly(argv: list[str]) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from evalview.cli import main
+from helpers.paths import SAMPLE_RUNS
 
-FAULTY = Path(__file__).resolve().parents[2] / "sample_runs" / "faulty"
+FAULTY = SAMPLE_RUNS / "faulty"
 
 
 def test_place_is_not_repeated_at_the_start_of_the_message(

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from evalview.cli import main
-
-EXAMPLE = Path("/work/shared/examples/closed-run-small")
+from helpers.paths import EXAMPLE
 
 
 def _flat(text: str) -> str:

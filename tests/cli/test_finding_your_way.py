@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from evalview.cli import main, suggest_command
+from helpers.paths import SAMPLE_RUNS
 
-FAULTY = Path(__file__).resolve().parents[2] / "sample_runs" / "faulty"
+FAULTY = SAMPLE_RUNS / "faulty"
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,9 @@ import pytest
 
 from evalview.cli import main
 from evalview.harness.audit import SINGLE_SEED_LABEL
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+SAMPLES = SAMPLE_RUNS / "harness"
 SHIPPED = SAMPLES / "cpu-toy-calc-equal-update-v2.json"
 SINGLE = SAMPLES / "gpu-calc-hard-single-seed.json"
 THREE = SAMPLES / "gpu-calc-hard-equal-update-3seeds.json"
@@ -143,7 +144,7 @@ def test_compare_matched_pairs_by_seed(capsys: pytest.CaptureFixture[str]) -> No
 def test_compare_harness_with_episode_read_is_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    closed = Path(__file__).resolve().parents[2] / "sample_runs" / "fail-fast"
+    closed = SAMPLE_RUNS / "fail-fast"
     code, _out, err = _run(capsys, "compare", str(THREE), str(closed))
     assert code == 1 and "benchmark-harness result" in err
 
@@ -154,7 +155,7 @@ def test_closed_run_commands_never_load_the_harness_models() -> None:
     import subprocess
     import sys
 
-    closed = Path(__file__).resolve().parents[2] / "sample_runs" / "fail-fast"
+    closed = SAMPLE_RUNS / "fail-fast"
     script = (
         "import sys\n"
         "from evalview.cli import main\n"

@@ -16,8 +16,9 @@ import pytest
 
 from evalview.cli import main
 from evalview.load.safe_json import MAX_DEPTH
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLES_PSR = Path(__file__).resolve().parents[2] / "sample_runs" / "psr"
+SAMPLES_PSR = SAMPLE_RUNS / "psr"
 #: Generous: each command answers in well under a second here; only a hang gets near it.
 HANG_GUARD_S = 60
 

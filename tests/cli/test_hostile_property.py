@@ -23,10 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evalview.report.export import export_run
+from helpers.paths import EXAMPLE
 
-EXAMPLE = Path("/work/shared/examples/closed-run-small")
-if not EXAMPLE.is_dir():
-    EXAMPLE = Path(__file__).resolve().parents[1] / "audit" / "fixtures" / "closed-run-small"
 #: Generous: every command answers in about a second here; only a hang gets near it.
 HANG_GUARD_S = 120
 

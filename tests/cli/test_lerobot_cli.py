@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from evalview.cli import main
+from helpers.paths import SAMPLE_RUNS
 
-REPO = Path(__file__).resolve().parents[2]
-LR = REPO / "sample_runs" / "lerobot"
+LR = SAMPLE_RUNS / "lerobot"
 TWO = str(LR / "libero10-two-reads.json")
 
 

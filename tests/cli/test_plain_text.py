@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from evalview.cli import main
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_runs" / "robobench-24x50"
+SAMPLE = SAMPLE_RUNS / "robobench-24x50"
 FAULTY = SAMPLE.parent / "faulty"
 ESC = "\x1b["
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from evalview.cli import main
+from helpers.paths import EXAMPLE, SAMPLE_RUNS
 
-SMALL = Path("/work/shared/examples/closed-run-small")
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "psr"
+SAMPLES = SAMPLE_RUNS / "psr"
 
 WORKED = {
     "example-model": [
@@ -125,18 +125,19 @@ def test_output_onto_a_side_file_is_refused(
 
 
 def test_output_inside_the_run_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    before = digest(SMALL)
-    for target in (SMALL / "psr.json", SMALL / "episodes" / "psr.json", SMALL / "manifest.json"):
-        code, doc = run_json(capsys, str(SMALL), str(target))
+    before = digest(EXAMPLE)
+    for name in ("psr.json", "episodes/psr.json", "manifest.json"):
+        target = EXAMPLE / name
+        code, doc = run_json(capsys, str(EXAMPLE), str(target))
         assert code == 1 and "never writes" in doc["error"]
-    assert digest(SMALL) == before
+    assert digest(EXAMPLE) == before
 
 
 def test_closed_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    before = digest(SMALL)
+    before = digest(EXAMPLE)
     out = tmp_path / "run-psr.json"
-    code, doc = run_json(capsys, str(SMALL), str(out))
-    assert code == 0 and digest(SMALL) == before
+    code, doc = run_json(capsys, str(EXAMPLE), str(out))
+    assert code == 0 and digest(EXAMPLE) == before
     assert doc["input"]["kind"] == "closed-run" and doc["model"] == "pi-test"
     assert doc["summary"]["final"] is False
     assert [t["task"] for t in doc["tasks"]] == ["task-00", "task-01", "task-02"]
@@ -148,14 +149,14 @@ def test_closed_run_text(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLUMNS", "160")
-    assert main(["psr", str(SMALL), "--per-task"]) == 0
+    assert main(["psr", str(EXAMPLE), "--per-task"]) == 0
     out = capsys.readouterr().out
     assert "infrastructure error" in out and "partial" in out
     assert "86.67 %" in out  # task-00/seed1001: Logs 3/5, Kills 3/3, All alive True
 
 
 def test_closed_run_message_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, doc = run_json(capsys, str(SMALL), "--message-key", "verdict")
+    code, doc = run_json(capsys, str(EXAMPLE), "--message-key", "verdict")
     assert code == 1 and "--message-key" in doc["error"] and "episodes.jsonl:1" in doc["error"]
 
 
@@ -239,7 +240,7 @@ def test_options_that_do_not_apply_are_refused(
     code, doc = run_json(capsys, str(write(tmp_path, WORKED)), "--message-key", "verdict")
     assert code == 1 and "closed runs" in doc["error"]
     catalog = write(tmp_path, {"main": ["task-00"]}, "catalog.json")
-    code, doc = run_json(capsys, str(SMALL), "--catalog", str(catalog))
+    code, doc = run_json(capsys, str(EXAMPLE), "--catalog", str(catalog))
     assert code == 1 and "checkpoint-inputs" in doc["error"]
 
 

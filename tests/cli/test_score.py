@@ -16,8 +16,8 @@ from evalview.audit import audit
 from evalview.cli import main
 from evalview.load import load_run
 from evalview.stats import score_run
+from helpers.paths import EXAMPLE
 
-EXAMPLE = Path("/work/shared/examples/closed-run-small")
 DIGEST = "ab" * 32
 
 

@@ -17,8 +17,8 @@ import pytest
 from evalview.cli import main
 from evalview.folder.table import latex_escape, md_escape
 from helpers.closed_runs import outcomes_for, write_run
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs"
 B = "300"  # resamples: small for speed; the same B goes to `score`
 
 ROW_KEYS = {"path", "run_id", "benchmark", "policy", "checkpoint", "mean", "se", "bootstrap",
@@ -46,7 +46,7 @@ def _rows(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dic
 def test_rows_are_the_numbers_of_score_json(
     capsys: pytest.CaptureFixture[str], extra: tuple[str, ...]
 ) -> None:
-    paths = [str(SAMPLES / "replicates"), str(SAMPLES / "fail-fast"), str(SAMPLES / "faulty")]
+    paths = [str(SAMPLE_RUNS / name) for name in ("replicates", "fail-fast", "faulty")]
     code, rows = _rows(capsys, *paths, *extra)
     assert code == (0 if extra else 1)
     assert len(rows) == 8
@@ -68,7 +68,7 @@ def test_rows_are_the_numbers_of_score_json(
 
 
 def test_a_refused_read_is_a_row_that_says_why(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _table(capsys, str(SAMPLES / "replicates"), str(SAMPLES / "fail-fast"),
+    code, out, err = _table(capsys, str(SAMPLE_RUNS / "replicates"), str(SAMPLE_RUNS / "fail-fast"),
                             "--bootstrap", "0")
     assert code == 1
     ff = [line for line in out.splitlines() if "fail-fast" in line]
@@ -77,7 +77,7 @@ def test_a_refused_read_is_a_row_that_says_why(capsys: pytest.CaptureFixture[str
 
 
 def test_csv_one_header_row_fractions_equal_to_json(capsys: pytest.CaptureFixture[str]) -> None:
-    args = (str(SAMPLES / "replicates"), str(SAMPLES / "fail-fast"))
+    args = (str(SAMPLE_RUNS / "replicates"), str(SAMPLE_RUNS / "fail-fast"))
     _code, rows = _rows(capsys, *args)
     code, out, _ = _table(capsys, *args, "--format", "csv", "--bootstrap", B)
     assert code == 1
@@ -97,7 +97,7 @@ def test_csv_one_header_row_fractions_equal_to_json(capsys: pytest.CaptureFixtur
 
 
 def test_per_task_matrix_is_score_per_task(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _table(capsys, str(SAMPLES / "replicates"), "--per-task", "--format", "json",
+    code, out, _ = _table(capsys, str(SAMPLE_RUNS / "replicates"), "--per-task", "--format", "json",
                           "--bootstrap", "0")
     assert code == 0
     matrix = json.loads(out)["per_task"]
@@ -108,7 +108,8 @@ def test_per_task_matrix_is_score_per_task(capsys: pytest.CaptureFixture[str]) -
             cell, want = line["cells"][j], tasks[line["task"]]
             assert (cell["successes"], cell["selected"]) == (want["successes"], want["selected"])
             assert cell["wilson95"] == want["wilson95"] and cell["rate"] == want["rate"]
-    code, text, _ = _table(capsys, str(SAMPLES / "replicates"), "--per-task", "--bootstrap", "0")
+    replicates = str(SAMPLE_RUNS / "replicates")
+    code, text, _ = _table(capsys, replicates, "--per-task", "--bootstrap", "0")
     assert "| pick-red-cube | 8/8 (67.6–100.0) |" in text
 
 
@@ -152,8 +153,8 @@ def test_latex_compiles_with_pdflatex(tmp_path: Path, capsys: pytest.CaptureFixt
         "(.ci/run does)"
     )
     out_file = tmp_path / "table.tex"
-    code, _out, _ = _table(capsys, str(_hostile(tmp_path)), str(SAMPLES / "replicates"),
-                           str(SAMPLES / "fail-fast"), "--format", "latex", "--per-task",
+    code, _out, _ = _table(capsys, str(_hostile(tmp_path)), str(SAMPLE_RUNS / "replicates"),
+                           str(SAMPLE_RUNS / "fail-fast"), "--format", "latex", "--per-task",
                            "--bootstrap", "0", "--output", str(out_file))
     assert code == 1  # fail-fast is refused, and its row is in the table
     body = out_file.read_text(encoding="utf-8")
@@ -179,10 +180,10 @@ def test_output_file_and_exit_2_for_a_missing_path(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "t.md"
-    code, out, _ = _table(capsys, str(SAMPLES / "replicates"), "--output", str(target),
+    code, out, _ = _table(capsys, str(SAMPLE_RUNS / "replicates"), "--output", str(target),
                           "--bootstrap", "0")
     assert code == 0 and out == "" and target.read_text().startswith("| read |")
     code, _out, err = _table(capsys, str(tmp_path / "nope"))
     assert code == 2 and "no such file" in err
-    code, _out, err = _table(capsys, str(SAMPLES / "psr" / "catalog.json"))
+    code, _out, err = _table(capsys, str(SAMPLE_RUNS / "psr" / "catalog.json"))
     assert code == 2 and "catalog.json" in err

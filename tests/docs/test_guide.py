@@ -17,14 +17,13 @@ import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
 from evalview.cli import COMMANDS
+from helpers.paths import REPO
 
-ROOT = Path(__file__).resolve().parents[2]
-GUIDE = ROOT / "docs" / "guide.md"
+GUIDE = REPO / "docs" / "guide.md"
 
 #: Subcommands cheap enough to run here (well under a second each on the bundled runs).
 CHEAP = {"check", "score", "power", "psr"}
@@ -86,7 +85,7 @@ def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
     env["COLUMNS"] = "80"
     return subprocess.run(
         [sys.executable, "-m", "evalview", *argv],
-        cwd=ROOT,
+        cwd=REPO,
         env=env,
         capture_output=True,
         text=True,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from evalview.cli import main
+from helpers.paths import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 

@@ -21,9 +21,9 @@ import pytest
 
 from evalview.cli import main
 from evalview.samples.candidate import generate_candidate_read
+from helpers.paths import REPO
 
-ROOT = Path(__file__).resolve().parents[2]
-EXPECTED = ROOT / "tests" / "golden" / "expected"
+EXPECTED = REPO / "tests" / "golden" / "expected"
 UPDATE = os.environ.get("EVALVIEW_GOLDEN_UPDATE") == "1"
 
 ROBO = "sample_runs/robobench-24x50"
@@ -125,7 +125,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     candidate read and the robobench export in a temporary directory."""
     tmp = tmp_path_factory.mktemp("golden")
     old = Path.cwd()
-    os.chdir(ROOT)
+    os.chdir(REPO)
     try:
         generate_candidate_read(tmp / "candidate")
         assert main(["export", ROBO, "--output-dir", str(tmp / "export-robo")]) == 0

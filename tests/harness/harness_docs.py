@@ -8,7 +8,8 @@ from typing import Any
 
 from evalview.findings import Finding
 from evalview.harness.audit import audit_harness
-from evalview.load.harness_result import HarnessFile, read_harness
+from evalview.load.harness_result import read_harness
+from evalview.model.harness_file import HarnessFile
 from evalview.samples.harness import harness_bytes, shipped_example, three_seeds
 
 _SHIPPED = shipped_example()

@@ -13,11 +13,12 @@ from evalview.cli import main
 from evalview.harness.audit import SINGLE_SEED_LABEL
 from evalview.harness.score import MEASURED_NOT_MATCHED
 from helpers.chromium import RecordingProxy, chromium
+from helpers.paths import SAMPLE_RUNS
 
 pytestmark = pytest.mark.e2e
 
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+SAMPLES = SAMPLE_RUNS / "harness"
 
 
 def test_single_seed_page_renders_its_arms_and_caveats(

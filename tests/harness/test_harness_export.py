@@ -14,8 +14,9 @@ from evalview.cli import main
 from evalview.harness.audit import SINGLE_SEED_LABEL
 from evalview.harness.score import MEASURED_NOT_MATCHED
 from evalview.report.sanitize import iter_strings
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+SAMPLES = SAMPLE_RUNS / "harness"
 SINGLE = SAMPLES / "gpu-calc-hard-single-seed.json"
 
 

@@ -10,6 +10,7 @@ from harness_docs import arm, read, shipped, write
 from evalview.load.errors import InputError
 from evalview.load.harness_result import read_harness
 from evalview.model.harness import ArmResult, BenchmarkResult
+from helpers.paths import SAMPLE_RUNS
 
 
 def test_detected_by_content_whatever_the_name(tmp_path: Path) -> None:
@@ -85,8 +86,9 @@ def test_single_seed_and_submission_properties() -> None:
 
 def test_the_registry_reads_it_as_a_payload_not_a_run(tmp_path: Path) -> None:
     from evalview.load import read_input
-    from evalview.load.harness_result import FORMAT, HarnessFile
+    from evalview.load.harness_result import FORMAT
     from evalview.load.registry import load_run
+    from evalview.model.harness_file import HarnessFile
 
     path = write(tmp_path, shipped())
     reading = read_input(path)
@@ -99,7 +101,7 @@ def test_the_registry_reads_it_as_a_payload_not_a_run(tmp_path: Path) -> None:
 def test_session_opens_harness_files_only(tmp_path: Path) -> None:
     from evalview.session import open_harness
 
-    closed = Path(__file__).resolve().parents[2] / "sample_runs" / "fail-fast"
+    closed = SAMPLE_RUNS / "fail-fast"
     assert open_harness(closed) is None
     assert open_harness(tmp_path / "missing.json") is None
     opened = open_harness(write(tmp_path, shipped()))

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from evalview.harness.audit import audit_harness
 from evalview.load.harness_result import read_harness
 from evalview.samples.harness import HARNESS_DIR, HARNESS_SAMPLES
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / HARNESS_DIR
+SAMPLES = SAMPLE_RUNS / HARNESS_DIR
 
 #: file -> the codes of error and warning severity its audit must give, exactly.
 EXPECTED = {

@@ -1,2 +1,2 @@
-"""Test helpers shared across test directories (importable as `helpers.*`: tests/ is on sys.path
+"""Test helpers used across test directories (importable as `helpers.*`: tests/ is on sys.path
 through tests/conftest.py, pytest's rootdir-conftest rule)."""

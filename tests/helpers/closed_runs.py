@@ -1,8 +1,8 @@
 """Write small closed runs for comparison tests: the example run's manifest, chosen outcomes.
 
 Outcomes per episode id: "s" success, "f" failure, "e:<category>" errored, "u" unattempted (kept
-in the schedule, no record). The manifest starts from the example run's (the shared one, or its
-vendored copy) and `manifest` updates are merged on top.
+in the schedule, no record). The manifest starts from the example run's and `manifest` updates
+are merged on top.
 """
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-#: The shared example's manifest, or the vendored copy tests/audit/test_vendored_example.py keeps
-#: identical to it (the same choice tests/conftest.py makes), so these runs build on any machine.
-_SHARED = Path(__file__).resolve().parents[3] / "shared" / "examples" / "closed-run-small"
-_VENDORED = Path(__file__).resolve().parents[1] / "audit" / "fixtures" / "closed-run-small"
-EXAMPLE = (_SHARED if _SHARED.is_dir() else _VENDORED) / "manifest.json"
+from helpers.paths import EXAMPLE
+
+#: The example run's manifest, the base every written run's manifest starts from.
+EXAMPLE_MANIFEST = EXAMPLE / "manifest.json"
 
 
 def _merge(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
@@ -42,7 +41,7 @@ def write_run(
     root: Path, outcomes: dict[str, str], *, manifest: dict[str, Any] | None = None
 ) -> Path:
     """Write a closed run at `root` (created) and return it."""
-    base = json.loads(EXAMPLE.read_text())
+    base = json.loads(EXAMPLE_MANIFEST.read_text())
     man = _merge(base, manifest or {})
     man["protocol"]["episode_ids"] = list(outcomes)
     root.mkdir(parents=True)

@@ -14,10 +14,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from helpers.closed_runs import EXAMPLE as _EXAMPLE_MANIFEST
-
-#: The example closed run (shared, or the vendored copy when shared/ is not beside the repo).
-EXAMPLE = _EXAMPLE_MANIFEST.parent
+from helpers.paths import EXAMPLE
 
 #: What must show literally wherever a hostile value is shown (markup is not interpreted).
 MARKUP = "[bold]{tag}[/] [/] [link=https://evil.example]L[/link] [@click=app.quit]Q[/] \\[ ["

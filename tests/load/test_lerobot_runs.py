@@ -14,9 +14,9 @@ from evalview.compare.reads import Refused
 from evalview.load import load_run
 from evalview.stats import score_run
 from helpers.lerobot_files import multi_task_doc, single_env_doc, write
+from helpers.paths import SAMPLE_RUNS
 
-REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / "sample_runs" / "lerobot"
+SAMPLES = SAMPLE_RUNS / "lerobot"
 
 
 def test_tasks_are_group_slash_id_and_rows_point_at_their_success_line(tmp_path: Path) -> None:

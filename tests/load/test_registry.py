@@ -19,11 +19,11 @@ from evalview.load import (
     read_input,
     select_run,
 )
+from helpers.paths import SAMPLE_RUNS
 
-REPO = Path(__file__).resolve().parents[2]
-ROBO = REPO / "sample_runs" / "robobench-24x50"
-FAIL_FAST = REPO / "sample_runs" / "fail-fast"
-PSR_INPUTS = REPO / "sample_runs" / "psr" / "checkpoint-inputs.json"
+ROBO = SAMPLE_RUNS / "robobench-24x50"
+FAIL_FAST = SAMPLE_RUNS / "fail-fast"
+PSR_INPUTS = SAMPLE_RUNS / "psr" / "checkpoint-inputs.json"
 
 
 def test_each_format_joins_once_in_detection_order() -> None:

@@ -25,8 +25,7 @@ from evalview.model.run import (
     split_episode_id,
 )
 from evalview.samples import generate_closed_run
-
-REPO = Path(__file__).resolve().parents[2]
+from helpers.paths import REPO
 
 
 def _reference_row(data: dict[str, Any], line: int, eid: str | None, key: str) -> dict[str, Any]:

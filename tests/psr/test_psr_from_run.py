@@ -11,12 +11,11 @@ import pytest
 from evalview.load import load_run
 from evalview.psr import PsrError, PsrOptions, score_psr_run
 from evalview.psr.parser import BareTargets
-
-SMALL = Path("/work/shared/examples/closed-run-small")
+from helpers.paths import EXAMPLE
 
 
 def test_closed_run_small_per_task_and_unscored_cases() -> None:
-    report = score_psr_run(load_run(SMALL))
+    report = score_psr_run(load_run(EXAMPLE))
     by_task = {t.task: t for t in report.tasks}
     # task-00: three failed completed episodes credited 2/3, (0.6+1+1)/3, (0+1/3+0)/3.
     t0 = by_task["task-00"]
@@ -42,7 +41,7 @@ def test_closed_run_small_per_task_and_unscored_cases() -> None:
 
 
 def test_report_json_shape() -> None:
-    doc = score_psr_run(load_run(SMALL)).to_json()
+    doc = score_psr_run(load_run(EXAMPLE)).to_json()
     assert doc["method"] == "checkpoint_fraction_v1"
     assert doc["historical_implementation_reproduced"] is False
     assert doc["input"]["message_key"] == "message"

@@ -1,4 +1,4 @@
-"""Closed runs for the export tests: copies of the shared example, rewritten consistently."""
+"""Closed runs for the export tests: copies of the example run, rewritten consistently."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-EXAMPLE = Path("/work/shared/examples/closed-run-small")
+from helpers.paths import EXAMPLE
 
 #: Task names that would run script or inject elements if the page did not escape them.
 HOSTILE_SCRIPT = "<script>document.title='pwned'</script>"

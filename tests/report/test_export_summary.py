@@ -7,8 +7,7 @@ from pathlib import Path
 
 from evalview.report.export import export_run
 from evalview.report.export_summary import export_summary
-
-EXAMPLE = Path("/work/shared/examples/closed-run-small")
+from helpers.paths import EXAMPLE
 
 
 def test_summary_counts_and_warns_from_the_exported_result(tmp_path: Path) -> None:

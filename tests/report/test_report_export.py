@@ -207,7 +207,7 @@ def test_source_is_byte_identical_afterwards(run: Path, tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["index.html", "result.json"]
 
 
-def test_the_shared_example_is_untouched(tmp_path: Path) -> None:
+def test_the_example_is_untouched(tmp_path: Path) -> None:
     before = tree_state(EXAMPLE)
     export_run(EXAMPLE, tmp_path / "out", bootstrap=0)
     assert tree_state(EXAMPLE) == before

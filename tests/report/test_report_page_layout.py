@@ -16,10 +16,11 @@ import pytest
 
 from evalview.report.export import export_run
 from helpers.chromium import CHROMIUM, chromium
+from helpers.paths import SAMPLE_RUNS
 
 pytestmark = pytest.mark.e2e
 
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_runs" / "robobench-24x50"
+SAMPLE = SAMPLE_RUNS / "robobench-24x50"
 CSP = re.compile(r'<meta http-equiv="Content-Security-Policy"[^>]*>')
 
 PROBE = """<!DOCTYPE html><html><body style="margin:0">

@@ -16,8 +16,7 @@ from evalview.session import open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.export_screen import ExportScreen, default_destination
 from evalview.tui.run_screen import RunScreen
-
-EXAMPLE = Path("/work/shared/examples/closed-run-small")
+from helpers.paths import EXAMPLE
 
 
 async def _wait(pilot: Pilot[Any], cond: Callable[[], bool], timeout: float = 30.0) -> None:

@@ -14,9 +14,9 @@ from evalview.cli import main as cli_main
 from evalview.samples import build_candidate_read, build_closed_run, generate_candidate_read
 from evalview.samples.__main__ import main as samples_main
 from evalview.samples.candidate import CANDIDATE_RATES
+from helpers.paths import SAMPLE_RUNS
 
-REPO = Path(__file__).resolve().parents[2]
-SAMPLE = REPO / "sample_runs" / "robobench-24x50"
+SAMPLE = SAMPLE_RUNS / "robobench-24x50"
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,6 @@ each replicate its own checkpoint, and what `evalview contrast` pairs by replica
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from evalview.audit import audit
@@ -12,8 +10,9 @@ from evalview.cli import main
 from evalview.compare.reads import read_facts
 from evalview.folder import discover
 from evalview.load import load_run
+from helpers.paths import SAMPLE_RUNS
 
-REPLICATES = Path(__file__).resolve().parents[2] / "sample_runs" / "replicates"
+REPLICATES = SAMPLE_RUNS / "replicates"
 
 
 def test_two_methods_three_replicates_each_clean_and_small() -> None:

@@ -12,9 +12,7 @@ from evalview.load import load_run
 from evalview.samples import BUNDLED, FAULTS, SAMPLES, write_sample_runs
 from evalview.samples.harness import HARNESS_DIR
 from evalview.samples.runs import LEROBOT_DIR
-
-REPO = Path(__file__).resolve().parents[2]
-SAMPLE_RUNS = REPO / "sample_runs"
+from helpers.paths import SAMPLE_RUNS
 
 #: What the audit must say about each deliberate fault of sample_runs/faulty (fault -> code).
 FAULT_CODES = {

@@ -20,6 +20,7 @@ from evalview.samples import (
 from evalview.samples import bundled as bundled_mod
 from evalview.samples.__main__ import main as samples_main
 from evalview.samples.usage import USAGE_FIELDS, sum_usage
+from helpers.paths import SAMPLE_RUNS
 
 CHECKPOINT = re.compile(r"^[A-Za-z][A-Za-z ]*: (\d+/\d+|True|False)$")
 
@@ -168,7 +169,7 @@ def test_main_reports_a_foreign_directory_instead_of_deleting_it(
 
 def test_bundled_path_is_the_checkout_copy() -> None:
     path = bundled_sample_path()
-    assert path == Path(__file__).resolve().parents[2] / "sample_runs" / "robobench-24x50"
+    assert path == SAMPLE_RUNS / "robobench-24x50"
 
 
 def test_bundled_path_without_checkout_generates_once_into_the_cache(
@@ -178,7 +179,7 @@ def test_bundled_path_without_checkout_generates_once_into_the_cache(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     path = bundled_sample_path()
     assert path.is_relative_to(tmp_path / "cache" / "evalview")
-    committed = Path(__file__).resolve().parents[2] / "sample_runs" / "robobench-24x50"
+    committed = SAMPLE_RUNS / "robobench-24x50"
     assert (path / "summary.json").read_bytes() == (committed / "summary.json").read_bytes()
     assert len(list((path / "episodes").iterdir())) == 1200
     stamp = (path / "manifest.json").stat().st_mtime_ns

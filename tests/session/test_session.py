@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 import evalview.audit
@@ -15,10 +13,10 @@ from evalview.session import (
     score_session,
 )
 from evalview.stats import score_run, with_bootstrap
+from helpers.paths import SAMPLE_RUNS
 
-REPO = Path(__file__).resolve().parents[2]
-ROBO = REPO / "sample_runs" / "robobench-24x50"
-FAULTY = REPO / "sample_runs" / "faulty"
+ROBO = SAMPLE_RUNS / "robobench-24x50"
+FAULTY = SAMPLE_RUNS / "faulty"
 
 
 def test_opening_audits_once_and_scoring_never_audits(monkeypatch: pytest.MonkeyPatch) -> None:

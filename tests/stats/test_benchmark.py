@@ -13,8 +13,9 @@ from stats_fixtures import case, make_run
 from evalview.load import InputError
 from evalview.stats import load_benchmark, score_run
 from evalview.stats.benchmark import parse_benchmark
+from helpers.paths import REPO
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "formats.md"
+DOC = REPO / "docs" / "formats.md"
 
 
 def doc_example() -> dict[str, Any]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,8 +12,9 @@ import pytest
 from evalview.stats import bootstrap as bootstrap_mod
 from evalview.stats.aggregate import all_tasks_mean
 from evalview.stats.bootstrap import bootstrap_distribution, bootstrap_interval
+from helpers.paths import REPO
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "statistics.md"
+DOC = REPO / "docs" / "statistics.md"
 
 
 def doc_reference() -> Callable[..., tuple[float, float]]:

@@ -1,8 +1,6 @@
-"""score_run on built runs and on the shared example: denominators, refusals, labels, JSON."""
+"""score_run on built runs and on the example run: denominators, refusals, labels, JSON."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import orjson
 import pytest
@@ -11,8 +9,7 @@ from stats_fixtures import binary_run, case, make_run
 from evalview.findings import Finding, Severity
 from evalview.load import load_run
 from evalview.stats import Scorecard, score_run, wilson_interval
-
-EXAMPLE = Path("/work/shared/examples/closed-run-small")
+from helpers.paths import EXAMPLE
 
 
 def test_the_format_spec_denominator_example() -> None:

@@ -1,11 +1,12 @@
-"""Opened sessions of the shared example and of the faulty sample, shared by the TUI tests."""
+"""Opened sessions of the example run and of the faulty sample, used by the TUI tests."""
 
 from __future__ import annotations
 
 import pytest
-from tui_helpers import EXAMPLE, FAULTY
+from tui_helpers import FAULTY
 
 from evalview.session import Session, open_session
+from helpers.paths import EXAMPLE
 
 
 @pytest.fixture(scope="session")

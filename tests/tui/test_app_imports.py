@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 
-from tui_helpers import EXAMPLE
+from helpers.paths import EXAMPLE
 
 #: Modules the first screen must not wait for, and who needs them instead.
 NOT_AT_START = {

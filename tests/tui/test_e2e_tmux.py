@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tui_helpers import EXAMPLE
 
 from evalview.samples import generate_closed_run
+from helpers.paths import EXAMPLE, REPO, SAMPLE_RUNS
 
 pytestmark = pytest.mark.e2e
 
@@ -127,7 +127,7 @@ def test_every_key_number_is_on_screen_at_both_sizes(
 def test_a_folder_opens_the_runs_screen_in_a_real_terminal(terminal: Terminal) -> None:
     """`evalview sample_runs/`: rows filled by worker processes (started before Textual takes the
     terminal), Enter opens a read, Escape comes back, q quits with 0."""
-    folder = Path(__file__).resolve().parents[2] / "sample_runs" / "replicates"
+    folder = SAMPLE_RUNS / "replicates"
     terminal.start(f"{_evalview()} {folder}")
     terminal.wait_for("6 clean")
     # the last row's numbers, drawn
@@ -144,7 +144,7 @@ def test_a_folder_opens_the_runs_screen_in_a_real_terminal(terminal: Terminal) -
 
 def test_a_file_that_is_not_a_run_exits_2_with_a_message(terminal: Terminal) -> None:
     """README.md behaves as a missing path does: a message and exit 2, no screen to dismiss."""
-    readme = Path(__file__).resolve().parents[2] / "README.md"
+    readme = REPO / "README.md"
     terminal.start(f"{_evalview()} {readme}")
     assert terminal.exit_status() == "2"
     screen = terminal.screen()
@@ -199,7 +199,7 @@ def test_a_sort_typed_at_full_speed_sorts_10000_episodes(
 
 
 def test_harness_result_opens_its_arms_tab_in_a_real_terminal(terminal: Terminal) -> None:
-    sample = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+    sample = SAMPLE_RUNS / "harness"
     terminal.start(f"{_evalview()} {sample / 'gpu-calc-hard-single-seed.json'}")
     terminal.wait_for("benchmark-harness result", "single seed -- no significance claimed", "Arms")
     terminal.wait_for("14.9–38.8 %")  # cold-start-only's read, 12 / 48, Wilson 95 %

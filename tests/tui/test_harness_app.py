@@ -17,8 +17,9 @@ from tui_helpers import showing
 from evalview.harness.audit import SINGLE_SEED_LABEL
 from evalview.tui.app import EvalViewApp
 from evalview.tui.harness_screen import HarnessScreen
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs" / "harness"
+SAMPLES = SAMPLE_RUNS / "harness"
 
 
 def _app(name: str) -> EvalViewApp:

@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.binding import Binding
 from textual.widgets import ProgressBar, Static
-from tui_helpers import REPO, SIZE, opened, run, wait_for
+from tui_helpers import SIZE, opened, run, wait_for
 
 import evalview.tui
 from evalview.cli.open import build_parser
@@ -21,8 +21,9 @@ from evalview.tui.app import EvalViewApp
 from evalview.tui.help import HelpScreen, help_text
 from evalview.tui.loading import LoadingScreen
 from evalview.tui.tabs import TABS
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLE = REPO / "sample_runs" / "robobench-24x50"
+SAMPLE = SAMPLE_RUNS / "robobench-24x50"
 
 #: Textual key names as the help writes them.
 SHOWN = {

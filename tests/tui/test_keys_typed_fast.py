@@ -16,12 +16,13 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, TabbedContent
-from tui_helpers import EXAMPLE, SIZE, opened, run, showing, wait_for, with_app
+from tui_helpers import SIZE, opened, run, showing, wait_for, with_app
 
 from evalview.session import Session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodesPane
 from evalview.tui.run_screen import RunScreen
+from helpers.paths import EXAMPLE
 
 NAMES = {"/": "slash"}
 

@@ -9,14 +9,15 @@ from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_helpers import REPO, SIZE, opened, run, showing
+from tui_helpers import SIZE, opened, run, showing
 
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodesPane
 from evalview.tui.tasks import TasksPane
 from evalview.tui.vtable import VirtualTable
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLE = REPO / "sample_runs" / "lerobot" / "smolvla-libero-40k.json"
+SAMPLE = SAMPLE_RUNS / "lerobot" / "smolvla-libero-40k.json"
 
 
 def _plain(content: object) -> str:
@@ -74,7 +75,7 @@ def test_a_file_of_several_reads_asks_which_one_then_opens_it() -> None:
 
     from evalview.tui.read_picker import ReadPickerScreen
 
-    path = REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json"
+    path = SAMPLE_RUNS / "lerobot" / "libero10-two-reads.json"
 
     async def main() -> None:
         app = EvalViewApp(path)
@@ -99,7 +100,7 @@ def test_leaving_as_the_read_picker_is_pushed_is_not_a_traceback() -> None:
     the picker then mounts with no children, and a query of them in `on_mount` raised."""
     from evalview.tui.read_picker import ReadPickerScreen
 
-    path = REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json"
+    path = SAMPLE_RUNS / "lerobot" / "libero10-two-reads.json"
 
     async def main() -> None:
         app = EvalViewApp(path, read="eval_results_400")
@@ -113,7 +114,7 @@ def test_leaving_as_the_read_picker_is_pushed_is_not_a_traceback() -> None:
 
 
 def test_read_key_opens_that_read_directly() -> None:
-    path = REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json"
+    path = SAMPLE_RUNS / "lerobot" / "libero10-two-reads.json"
 
     async def main() -> None:
         app = EvalViewApp(path, read="eval_results_400")
@@ -129,7 +130,7 @@ def test_two_lerobot_files_open_the_compare_screen() -> None:
 
     from evalview.tui.compare_screen import CompareApp, CompareScreen
 
-    lr = REPO / "sample_runs" / "lerobot"
+    lr = SAMPLE_RUNS / "lerobot"
 
     async def main() -> None:
         app = CompareApp(lr / "smolvla-libero-20k.json", lr / "smolvla-libero-40k.json")
@@ -156,7 +157,7 @@ def test_two_reads_of_one_file_are_compared_from_the_picker() -> None:
     from evalview.tui.read_picker import ReadPickerScreen
     from evalview.tui.runs_compare import ReadsCompare
 
-    path = REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json"
+    path = SAMPLE_RUNS / "lerobot" / "libero10-two-reads.json"
     reading = read_input(path)
     expected = compare_runs(
         select_run(reading, "eval_results_400"),

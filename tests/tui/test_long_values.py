@@ -7,11 +7,12 @@ import shutil
 from pathlib import Path
 
 from test_hostile_data import screen_text
-from tui_helpers import EXAMPLE, opened, run
+from tui_helpers import opened, run
 
 from evalview.session import open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.safe import MAX_SHOWN, clean, clean_block, cut, esc, plain
+from helpers.paths import EXAMPLE
 
 LONG_TASK = "task-00" + "L" * 1_000_000
 

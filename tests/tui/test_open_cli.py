@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tui_helpers import EXAMPLE
 
 from evalview.cli.open import main, resolve_path
+from helpers.paths import EXAMPLE
 
 
 def test_missing_path_exits_2_with_a_message(

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Static
-from tui_helpers import REPO, SIZE, run, showing, wait_for
+from tui_helpers import SIZE, run, showing, wait_for
 
 from evalview.cli.open import main
 from evalview.psr import (
@@ -23,8 +23,9 @@ from evalview.session import PsrFiles, open_input
 from evalview.tui.app import EvalViewApp
 from evalview.tui.partial_credit import CheckpointInputsPane, CheckpointInputsScreen
 from helpers.one_episode_run import write_one_episode_run
+from helpers.paths import SAMPLE_RUNS
 
-PSR = REPO / "sample_runs" / "psr"
+PSR = SAMPLE_RUNS / "psr"
 INPUTS = PSR / "checkpoint-inputs.json"
 FILES = PsrFiles(PSR / "bare-targets.json", PSR / "catalog.json")
 
@@ -133,7 +134,7 @@ def test_a_catalog_with_a_closed_run_is_refused_like_evalview_psr() -> None:
 
     with pytest.raises(PsrError, match="--catalog applies to checkpoint-inputs"):
         open_input(
-            REPO / "sample_runs" / "fail-fast", psr_files=PsrFiles(catalog=PSR / "catalog.json")
+            SAMPLE_RUNS / "fail-fast", psr_files=PsrFiles(catalog=PSR / "catalog.json")
         )
 
 
@@ -165,7 +166,7 @@ def test_an_exported_result_says_why_it_has_no_partial_credit(tmp_path: Path) ->
     from evalview.session import Session
     from evalview.tui.overview import protocol_card
 
-    export_run(REPO / "sample_runs" / "fail-fast", tmp_path / "out")
+    export_run(SAMPLE_RUNS / "fail-fast", tmp_path / "out")
     session = open_input(tmp_path / "out" / "result.json")
     assert isinstance(session, Session) and session.psr is None
     assert session.psr_refusal is not None and "exported result" in session.psr_refusal
@@ -182,7 +183,7 @@ def test_compare_screen_keeps_rows_visible_at_80x24() -> None:
     from evalview.tui.compare_screen import CompareApp, CompareScreen
 
     async def main_() -> None:
-        runs = REPO / "sample_runs"
+        runs = SAMPLE_RUNS
         app = CompareApp(runs / "robobench-24x50", runs / "fail-fast", allow_off_protocol=True)
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: showing(app, CompareScreen))
@@ -202,7 +203,7 @@ def test_two_runs_executed_unlike_are_refused_unless_allowed(
     from evalview.tui import compare_screen
     from evalview.tui.compare_screen import CompareApp, MessageScreen
 
-    runs = REPO / "sample_runs"
+    runs = SAMPLE_RUNS
 
     async def main_() -> None:
         app = CompareApp(runs / "robobench-24x50", runs / "fail-fast")

@@ -23,8 +23,8 @@ from evalview.tui.partial_credit import (
 )
 from evalview.tui.run_screen import RunScreen
 from helpers.one_episode_run import write_one_episode_run
+from helpers.paths import EXAMPLE, SAMPLE_RUNS
 
-SMALL = Path("/work/shared/examples/closed-run-small")
 SIZE = (160, 50)
 
 
@@ -46,11 +46,11 @@ def _static(app: App[Any], selector: str) -> str:
 
 
 def test_run_tab_shows_psr_beside_sr_and_episode_checkpoints() -> None:
-    session = open_session(SMALL)
+    session = open_session(EXAMPLE)
     expected = score_psr_run(session.run)
 
     async def main() -> None:
-        app = EvalViewApp(SMALL, session=session)
+        app = EvalViewApp(EXAMPLE, session=session)
         async with app.run_test(size=SIZE) as pilot:
             await _wait(pilot, lambda: showing(app, RunScreen))
             await pilot.press("6")  # the sixth tab
@@ -109,7 +109,7 @@ def test_run_that_must_be_refused_shows_why(tmp_path: Path) -> None:
 
 @pytest.fixture
 def sample_report() -> Any:
-    samples = Path(__file__).resolve().parents[2] / "sample_runs" / "psr"
+    samples = SAMPLE_RUNS / "psr"
     from evalview.psr import PsrOptions, load_bare_targets, load_catalog
 
     opts = PsrOptions(
@@ -121,7 +121,7 @@ def sample_report() -> Any:
 
 
 def test_checkpoint_inputs_viewer(sample_report: Any) -> None:
-    samples = Path(__file__).resolve().parents[2] / "sample_runs" / "psr"
+    samples = SAMPLE_RUNS / "psr"
     files = PsrFiles(samples / "bare-targets.json", samples / "catalog.json")
 
     async def main() -> None:
@@ -181,7 +181,7 @@ def test_successful_row_with_unparsed_message_shows_the_note(tmp_path: Path) -> 
 def test_the_tab_scores_nothing_on_the_ui_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     """The report comes from the loading worker (`Session.psr`): with the scorer disabled after
     loading, the tab still shows every task."""
-    session = open_session(SMALL)
+    session = open_session(EXAMPLE)
     assert session.psr is not None and session.psr == score_psr_run(session.run)
 
     def refuse(*_: object, **__: object) -> None:
@@ -196,7 +196,7 @@ def test_the_tab_scores_nothing_on_the_ui_thread(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(evalview.tui.partial_credit, "score_psr_run", refuse, raising=False)
 
     async def main() -> None:
-        app = EvalViewApp(SMALL, session=session)
+        app = EvalViewApp(EXAMPLE, session=session)
         async with app.run_test(size=SIZE) as pilot:
             await _wait(pilot, lambda: showing(app, RunScreen))
             await pilot.press("6")

@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 from textual.widgets import Input, Static
-from tui_helpers import FAULTY, REPO, opened, run, showing, wait_for
+from tui_helpers import FAULTY, opened, run, showing, wait_for
 
 from evalview.psr.coverage import Coverage
 from evalview.report.export import export_run
@@ -23,8 +23,9 @@ from evalview.tui.findings_view import FindingsPane, message_after_place
 from evalview.tui.partial_credit import coverage_cell
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.tasks import TasksPane
+from helpers.paths import SAMPLE_RUNS
 
-SAMPLE = REPO / "sample_runs" / "robobench-24x50"
+SAMPLE = SAMPLE_RUNS / "robobench-24x50"
 
 
 def _plain(widget: Static) -> str:

@@ -12,16 +12,17 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tui_helpers import REPO, run, showing, wait_for
+from tui_helpers import run, showing, wait_for
 
 from evalview.cli import main
 from evalview.tui.app import EvalViewApp
 from evalview.tui.runs_contrast import ContrastScreen
 from evalview.tui.runs_screen import RunsScreen
 from evalview.tui.vtable import VirtualTable
+from helpers.paths import SAMPLE_RUNS
 
 SIZE = (150, 30)
-FOLDER = REPO / "sample_runs" / "replicates"
+FOLDER = SAMPLE_RUNS / "replicates"
 SEEDS = ("1", "2", "3")
 
 

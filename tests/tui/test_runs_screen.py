@@ -13,7 +13,7 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, ProgressBar
-from tui_helpers import REPO, run, showing, wait_for
+from tui_helpers import run, showing, wait_for
 
 from evalview.tui.app import EvalViewApp
 from evalview.tui.run_screen import RunScreen
@@ -21,6 +21,7 @@ from evalview.tui.runs_compare import RunsCompare
 from evalview.tui.runs_screen import SORTS, RunsScreen
 from evalview.tui.vtable import VirtualTable
 from helpers.closed_runs import outcomes_for, write_run
+from helpers.paths import SAMPLE_RUNS
 
 SnapCompare = Callable[..., bool]
 SIZE = (150, 30)
@@ -176,7 +177,7 @@ def test_two_marked_reads_compare(tmp_path: Path) -> None:
 def test_snapshot_of_the_replicates_folder(
     snap_compare: SnapCompare, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(REPO / "sample_runs")
+    monkeypatch.chdir(SAMPLE_RUNS)
 
     async def loaded(pilot: Pilot[Any]) -> None:
         await _loaded(pilot)
@@ -190,7 +191,7 @@ def test_enter_on_a_named_read_opens_that_read(tmp_path: Path) -> None:
     the file opens that read (as `evalview FILE --read KEY`), not a picker and not the first."""
     root = tmp_path / "lerobot"
     root.mkdir()
-    shutil.copy(REPO / "sample_runs" / "lerobot" / "libero10-two-reads.json", root)
+    shutil.copy(SAMPLE_RUNS / "lerobot" / "libero10-two-reads.json", root)
 
     async def body(pilot: Pilot[Any], screen: RunsScreen) -> None:
         reads = [screen.entries[i].row for i in screen.view]

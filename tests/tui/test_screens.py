@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.text import Text
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
-from tui_helpers import EXAMPLE, REPO, SIZE, opened, run, showing, wait_for, with_app
+from tui_helpers import SIZE, opened, run, showing, wait_for, with_app
 
 from evalview.model.run import ERROR
 from evalview.session import Session, open_session
@@ -24,6 +24,7 @@ from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.run_screen import RunScreen
 from evalview.tui.tasks import TasksPane
 from evalview.tui.vtable import VirtualTable
+from helpers.paths import EXAMPLE, SAMPLE_RUNS
 
 
 def _plain(content: object) -> str:
@@ -362,7 +363,7 @@ def test_mouse_click_moves_the_cursor_and_a_second_click_opens(
 
 
 def test_an_unattempted_case_says_it_has_no_record() -> None:
-    session = open_session(REPO / "sample_runs" / "fail-fast")
+    session = open_session(SAMPLE_RUNS / "fail-fast")
     ep = session.run.episodes
     unattempted = np.flatnonzero(ep.status == "unattempted")
     assert len(unattempted), "the fail-fast sample stops early and leaves cases unattempted"

@@ -1,4 +1,4 @@
-"""SVG snapshots of the main screens on the shared example (update: pytest --snapshot-update).
+"""SVG snapshots of the main screens on the example run (update: pytest --snapshot-update).
 
 The example is opened by a relative path from its parent directory, so the snapshots hold no
 machine-specific absolute path.
@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import EXAMPLE
 
 from evalview.session import open_session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
+from helpers.paths import EXAMPLE
 
 SIZE = (130, 36)
 SnapCompare = Callable[..., bool]

@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import REPO, showing, wait_for
+from tui_helpers import showing, wait_for
 
 from evalview.samples import generate_candidate_read, write_sample_runs
 from evalview.session import PsrFiles
 from evalview.tui.app import EvalViewApp
 from evalview.tui.compare_screen import CompareApp, CompareScreen
 from evalview.tui.partial_credit import CheckpointInputsScreen
+from helpers.paths import REPO
 
 SIZE = (140, 44)
 SnapCompare = Callable[..., bool]

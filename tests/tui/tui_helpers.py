@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
-from pathlib import Path
 from typing import Any, TypeVar
 
 from textual.app import App
@@ -14,12 +13,9 @@ from textual.screen import Screen
 from evalview.session import Session
 from evalview.tui.app import EvalViewApp
 from evalview.tui.run_screen import RunScreen
+from helpers.paths import SAMPLE_RUNS
 
-REPO = Path(__file__).resolve().parents[2]
-EXAMPLE = REPO.parent / "shared" / "examples" / "closed-run-small"
-if not EXAMPLE.is_dir():  # the working tree may sit elsewhere; the shared dir is fixed
-    EXAMPLE = Path("/work/shared/examples/closed-run-small")
-FAULTY = REPO / "sample_runs" / "faulty"
+FAULTY = SAMPLE_RUNS / "faulty"
 SIZE = (140, 40)
 
 T = TypeVar("T")

@@ -16,8 +16,8 @@ from typing import Any
 from evalview.audit.registry import DUPLICATE_KEY, Rule
 from evalview.findings import Finding, sort_findings
 from evalview.harness import rules as R
-from evalview.load.harness_result import HarnessFile
 from evalview.model.harness import ArmResult, BenchmarkResult
+from evalview.model.harness_file import HarnessFile
 
 #: The arm the harness ships as the shared starting point (0 optimizer steps by design).
 REFERENCE_ARM = "cold-start-only"
@@ -348,9 +348,12 @@ def _counts(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
 
 
 _ABS_PATH = re.compile(r"(?:^|(?<=[\s=:'\"]))(?:~[\w.-]*/|/(?!/)|[A-Za-z]:[\\/]|\\\\)[^\s'\"]*")
-_HOME = re.compile(r"(?:/home/|/Users/|[A-Za-z]:[\\/]Users[\\/])([^/\\\s'\"]+)")
-_IDENTITY_KEYS = frozenset({"host", "hostname", "node", "nodename", "user", "username",
-                            "login", "fqdn", "ip", "ip_address", "mac", "home"})
+#: A home-directory path; group 1 is the user it names. Public, with IDENTITY_KEYS, because the
+#: export (report/harness_export.py) scrubs exactly the names this audit reports (EV811).
+HOME_USER = re.compile(r"(?:/home/|/Users/|[A-Za-z]:[\\/]Users[\\/])([^/\\\s'\"]+)")
+#: Keys whose value identifies a machine or a person (host, user, ip, ...), in any letter case.
+IDENTITY_KEYS = frozenset({"host", "hostname", "node", "nodename", "user", "username",
+                           "login", "fqdn", "ip", "ip_address", "mac", "home"})
 
 
 def local_identities(value: Any, where: str = "") -> list[tuple[str, str]]:
@@ -359,7 +362,7 @@ def local_identities(value: Any, where: str = "") -> list[tuple[str, str]]:
     if isinstance(value, dict):
         for k, v in value.items():
             loc = f"{where}.{k}" if where else str(k)
-            if str(k).lower() in _IDENTITY_KEYS and v not in (None, ""):
+            if str(k).lower() in IDENTITY_KEYS and v not in (None, ""):
                 out.append((loc, f"a {k} ({_v(v)})"))
             else:
                 out.extend(local_identities(v, loc))
@@ -370,7 +373,7 @@ def local_identities(value: Any, where: str = "") -> list[tuple[str, str]]:
         for m in _ABS_PATH.finditer(value):
             if m.group(0).startswith("<local>"):
                 continue
-            user = _HOME.search(m.group(0))
+            user = HOME_USER.search(m.group(0))
             extra = f", naming the user {user.group(1)!r}" if user else ""
             out.append((where, f"the absolute path {_v(m.group(0))}{extra}"))
     return out

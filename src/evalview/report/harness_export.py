@@ -22,10 +22,11 @@ import orjson
 
 from evalview import __version__
 from evalview.findings import Severity
-from evalview.harness.audit import _HOME, _IDENTITY_KEYS
+from evalview.harness.audit import HOME_USER, IDENTITY_KEYS
 from evalview.harness.score import HarnessScore, score_harness
-from evalview.load.harness_result import EXPORTED_FORMAT, HarnessFile
+from evalview.load.harness_result import EXPORTED_FORMAT
 from evalview.model.harness import BenchmarkResult
+from evalview.model.harness_file import HarnessFile
 from evalview.report.destination import check_destination, write_new_directory
 from evalview.report.export import AuditRefused
 from evalview.report.sanitize import Scrubber, local_user_names
@@ -77,14 +78,14 @@ def leaked_names(raw: Any) -> tuple[str, ...]:
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             for k, v in value.items():
-                if str(k).lower() in _IDENTITY_KEYS and isinstance(v, str) and len(v) >= 3:
+                if str(k).lower() in IDENTITY_KEYS and isinstance(v, str) and len(v) >= 3:
                     found.add(v)
                 walk(v)
         elif isinstance(value, list):
             for v in value:
                 walk(v)
         elif isinstance(value, str):
-            found.update(m.group(1) for m in _HOME.finditer(value) if len(m.group(1)) >= 3)
+            found.update(m.group(1) for m in HOME_USER.finditer(value) if len(m.group(1)) >= 3)
 
     walk(raw)
     return tuple(found)

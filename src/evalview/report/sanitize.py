@@ -19,10 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from evalview.textsafe import _UNSAFE
-
-#: Every character `textsafe.clean` makes visible: C0, DEL, C1, bidi and invisible format marks.
-_CONTROLS = _UNSAFE
+from evalview.textsafe import UNSAFE_CHARS
 
 REDACTED_PATH = "[path]"
 REDACTED_USER = "[user]"
@@ -116,7 +113,7 @@ def strip_controls(text: str) -> str:
     """`text` without C0/C1 control characters, DEL, and the invisible or bidirectional format
     characters `textsafe` makes visible on screen: none of them may reach a published file (an
     ESC or a right-to-left override would act on whoever opens it)."""
-    return _CONTROLS.sub("", text) if _CONTROLS.search(text) else text
+    return UNSAFE_CHARS.sub("", text) if UNSAFE_CHARS.search(text) else text
 
 
 def leaks(strings: Iterable[str], user_names: tuple[str, ...] | None = None) -> list[str]:

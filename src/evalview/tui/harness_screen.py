@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from evalview.findings import Finding, count_by_severity
 from evalview.harness.score import MEASURED, HarnessScore, measured_text
-from evalview.load.harness_result import HarnessFile
+from evalview.model.harness_file import HarnessFile
 from evalview.session import HarnessSession
 from evalview.tui.bars import interval_bar
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct
