@@ -115,6 +115,7 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
     (paths relative to the repository, so the captures hold no machine path)."""
     from evalview.session import PsrFiles
     from evalview.tui.compare_screen import CompareApp, CompareScreen
+    from evalview.tui.harness_screen import HarnessScreen
     from evalview.tui.partial_credit import CheckpointInputsScreen
     from evalview.tui.read_picker import ReadPickerScreen
     from evalview.tui.run_screen import RunScreen
@@ -165,9 +166,13 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
         "13-compare": (lambda: CompareApp(*COMPARE_PAIR), CompareScreen, [keys(*["down"] * 7)]),
         # Benchmark-harness results (their own app): the single-seed file's Arms tab, and the
         # undeclared difference marked on the Controls tab.
-        "14-harness-arms": (lambda: _harness("gpu-calc-hard-single-seed.json"), Screen, []),
+        "14-harness-arms": (
+            lambda: _harness("gpu-calc-hard-single-seed.json"), HarnessScreen, []
+        ),
         "15-harness-controls": (
-            lambda: _harness("gpu-calc-hard-undeclared-difference.json"), Screen, [keys("3")]
+            lambda: _harness("gpu-calc-hard-undeclared-difference.json"),
+            HarnessScreen,
+            [keys("3")],
         ),
         # A LeRobot eval_info.json: the Tasks tab on one group (g cycles the task groups).
         "16-lerobot-tasks": (
@@ -195,12 +200,8 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
 
 
 def _harness(name: str) -> App[Any]:
-    from evalview.session import open_harness
-    from evalview.tui.harness_app import harness_app
-
-    opened = open_harness(Path("sample_runs/harness") / name)
-    assert opened is not None
-    return harness_app(opened)
+    """`evalview sample_runs/harness/NAME`: the one app, which shows the Harness screen."""
+    return EvalViewApp(Path("sample_runs/harness") / name)
 
 
 #: The compare capture's two reads, relative to the directory `candidate_pair` fills.

@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from evalview.compare.contrast import contrast_runs, relative_statistic
+from evalview.compare.contrast import relative_statistic
 from evalview.compare.reads import Refused
 from evalview.load import load_run
 from evalview.model.run import Run
 from helpers.closed_runs import outcomes_for, write_run
+from helpers.compare import contrast_runs
 
 Counts = dict[str, tuple[int, int]]
 

@@ -10,10 +10,11 @@ from scipy.stats import norm
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportions_ztest
 
-from evalview.compare.paired import compare_runs, paired_counts, verdict
+from evalview.compare.paired import paired_counts, verdict
 from evalview.compare.reads import Refused
 from evalview.load import load_run
 from helpers.closed_runs import outcomes_for, write_run
+from helpers.compare import compare_runs
 
 
 def _ids(task: str, n: int) -> list[str]:

@@ -1,5 +1,6 @@
-"""Folders ask the reader registry what a file is: a format added to `evalview.load.READERS`
-appears in `check DIR` and `table` without any change here, one row per named read."""
+"""Folders ask the reader registry what a file is: a format added to the registry appears in
+`check DIR` and `table` without any change here, one row per named read, in the detection order
+its declared priority gives it (not its position)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import evalview.load
+import evalview.load.registry as registry
 from evalview.cli import main
 from evalview.load import NamedRun, Reader, Reading, ReadOptions, Source, load_run
 from helpers.closed_runs import outcomes_for, write_run
@@ -27,7 +28,8 @@ def _fake_reader(run_dir: Path) -> Reader:
         runs = tuple(NamedRun(n, load_run(run_dir)) for n in names)
         return Reading(source.path, "fake", runs)
 
-    return Reader("fake", "a test format of named reads", detect, read)
+    # before PSR checkpoint inputs (90), which would also take these objects of lists
+    return Reader("fake", "a test format of named reads", detect, read, priority=85)
 
 
 def test_a_new_reader_shows_up_in_folders(
@@ -37,9 +39,10 @@ def test_a_new_reader_shows_up_in_folders(
     folder = tmp_path / "folder"
     folder.mkdir()
     (folder / "eval_info.json").write_text(json.dumps({"fake-reads": ["step_400", "step_800"]}))
-    # first: its files are also objects of lists, which PSR checkpoint inputs would claim
-    monkeypatch.setattr(evalview.load, "READERS", (_fake_reader(source_run),
-                                                   *evalview.load.READERS))
+    # appended last, yet asked before PSR checkpoint inputs: its declared priority is lower
+    monkeypatch.setattr(
+        registry, "READERS", registry.ordered((*registry.BUILTIN, _fake_reader(source_run)))
+    )
     assert main(["check", str(folder), "--json", "-j", "1"]) == 0
     doc: dict[str, Any] = json.loads(capsys.readouterr().out)
     assert [(r["path"], r.get("read")) for r in doc["runs"]] == [

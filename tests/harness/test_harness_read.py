@@ -94,7 +94,7 @@ def test_the_registry_reads_it_as_a_payload_not_a_run(tmp_path: Path) -> None:
     reading = read_input(path)
     assert reading.format == FORMAT == "benchmark-harness" and reading.runs == ()
     assert isinstance(reading.payload, HarnessFile) and reading.payload.result is not None
-    with pytest.raises(InputError, match="benchmark-harness input, which holds no episode read"):
+    with pytest.raises(InputError, match="holds arms x seeds, not an episode read"):
         load_run(path)
 
 

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from evalview.audit import audit
-from evalview.compare.paired import PAIRED, compare_runs
+from evalview.compare.paired import PAIRED
 from evalview.compare.reads import Refused
 from evalview.load import load_run
 from evalview.stats import score_run
+from helpers.compare import compare_runs
 from helpers.lerobot_files import multi_task_doc, single_env_doc, write
 from helpers.paths import SAMPLE_RUNS
 
@@ -22,7 +23,7 @@ SAMPLES = SAMPLE_RUNS / "lerobot"
 def test_tasks_are_group_slash_id_and_rows_point_at_their_success_line(tmp_path: Path) -> None:
     path = write(tmp_path / "eval_info.json", multi_task_doc())
     run = load_run(path)
-    assert run.kind == "lerobot" and not run.records_errors
+    assert run.kind == "lerobot-eval" and not run.records_errors
     assert run.tasks == ("suite_a/0", "suite_a/1", "suite_b/0", "suite_b/1")
     assert run.views == {"suite_a": ("suite_a/0", "suite_a/1"),
                          "suite_b": ("suite_b/0", "suite_b/1")}

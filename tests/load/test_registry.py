@@ -28,7 +28,9 @@ PSR_INPUTS = SAMPLE_RUNS / "psr" / "checkpoint-inputs.json"
 
 def test_each_format_joins_once_in_detection_order() -> None:
     names = [r.name for r in READERS]
-    assert names[:3] == ["closed-run", "result-json", "psr-checkpoint-inputs"]
+    assert names[:2] == ["closed-run", "result-json"]
+    # the broad detector (any JSON object of lists) is asked last, by its declared priority
+    assert names[-1] == "psr-checkpoint-inputs"
     assert len(set(names)) == len(names)
 
 
@@ -46,7 +48,7 @@ def test_checkpoint_inputs_are_a_payload_not_a_run() -> None:
     assert reading.format == "psr-checkpoint-inputs"
     assert reading.runs == ()
     assert set(reading.payload) == {"example-model-a", "example-model-b"}
-    with pytest.raises(InputError, match="valid JSON, but neither a closed run"):
+    with pytest.raises(InputError, match="holds verifier messages by model and task, not an "):
         load_run(PSR_INPUTS)
 
 
@@ -54,7 +56,7 @@ def test_the_file_is_read_once_for_every_detector(tmp_path: Path) -> None:
     f = tmp_path / "other.json"
     f.write_text('{"a": 1}')
     source = Source(f)
-    with pytest.raises(InputError, match="valid JSON, but neither"):
+    with pytest.raises(InputError, match="valid JSON, but of no format evalview reads"):
         read_input(source)
     f.write_text("{}")  # the cached bytes are what every detector and the message saw
     assert source.raw == b'{"a": 1}'

@@ -87,5 +87,5 @@ def test_a_tampered_result_is_an_input_error(tmp_path: Path) -> None:
 def test_other_json_is_not_taken_for_a_result(tmp_path: Path) -> None:
     other = tmp_path / "other.json"
     other.write_text('{"schema_version": "something-else/v1"}')
-    with pytest.raises(InputError, match="neither a closed run nor an evalview result"):
+    with pytest.raises(InputError, match="valid JSON, but of no format evalview reads"):
         load_run(other)

@@ -152,10 +152,10 @@ def test_two_reads_of_one_file_are_compared_from_the_picker() -> None:
     from textual.widgets import OptionList
     from tui_helpers import wait_for
 
-    from evalview.compare.paired import compare_runs
     from evalview.load import read_input, select_run
     from evalview.tui.read_picker import ReadPickerScreen
     from evalview.tui.runs_compare import ReadsCompare
+    from helpers.compare import compare_runs
 
     path = SAMPLE_RUNS / "lerobot" / "libero10-two-reads.json"
     reading = read_input(path)

@@ -124,7 +124,7 @@ def test_json_that_is_neither_a_run_nor_inputs_is_unreadable_exit_2(tmp_path: Pa
     async def body(pilot: Any, app: EvalViewApp) -> None:
         await wait_for(pilot, lambda: app.failure is not None)
         assert app.failure is not None
-        assert "other.json" in app.failure[0] and "neither a closed run nor" in app.failure[0]
+        assert "other.json" in app.failure[0] and "of no format evalview reads" in app.failure[0]
 
     assert _open(other, None, body) == 2
 

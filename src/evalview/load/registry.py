@@ -28,6 +28,7 @@ __all__ = [
     "formats_markdown",
     "formats_sentence",
     "load_run",
+    "ordered",
     "read_input",
     "reader_named",
     "select_run",
@@ -45,8 +46,13 @@ BUILTIN: tuple[Reader, ...] = (
     checkpoint_inputs.READER,
 )
 
+def ordered(readers: tuple[Reader, ...]) -> tuple[Reader, ...]:
+    """`readers` in detection order: by declared priority, never by position."""
+    return tuple(sorted(readers, key=lambda r: r.priority))
+
+
 #: The built-in formats in detection order.
-READERS: tuple[Reader, ...] = tuple(sorted(BUILTIN, key=lambda r: r.priority))
+READERS: tuple[Reader, ...] = ordered(BUILTIN)
 
 
 class NotARead(InputError):
@@ -79,7 +85,7 @@ def plugin_readers() -> tuple[Reader, ...]:
             continue
         if isinstance(reader, Reader) and all(r.name != reader.name for r in BUILTIN):
             found.append(reader)
-    return tuple(sorted(found, key=lambda r: r.priority))
+    return ordered(tuple(found))
 
 
 def all_readers() -> tuple[Reader, ...]:

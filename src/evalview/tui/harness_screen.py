@@ -18,7 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
-from evalview.findings import Finding, count_by_severity
+from evalview.findings import Finding
 from evalview.harness.score import MEASURED, HarnessScore, measured_text
 from evalview.model.harness_file import HarnessFile
 from evalview.session import HarnessSession
@@ -86,14 +86,9 @@ class HarnessScreen(Screen[None]):
 
     # ----------------------------------------------------------------------------- header
     def _header_text(self) -> str:
-        counts = count_by_severity(self.findings)
-        e, w = counts["error"], counts["warning"]
-        if e:
-            verdict = f"[bold red]✗ {e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}[/]"
-        elif w:
-            verdict = f"[bold yellow]⚠ {w} warning{'s' * (w != 1)}[/]"
-        else:
-            verdict = "[bold green]✓ clean[/]"
+        kind, text = self.session.verdict  # the one verdict function every read's header uses
+        style = {"error": "bold red", "warning": "bold yellow"}.get(kind, "bold green")
+        verdict = f"[{style}]{text}[/]"
         res = self.hf.result
         name = esc(res.name) if res is not None else esc(self.hf.name)
         lines = [f"[bold]{name}[/]  benchmark-harness result  {verdict}"]
