@@ -1,0 +1,269 @@
+"""The inputs of the contract test, and the command line as the tests call it.
+
+Every input sits alone in a folder of its own (so `check DIR`, `table DIR` and the Runs screen see
+only it), as a copy: the watch door touches it, and evalview must never write beside the samples.
+The inputs are every read under sample_runs/ (a file of several named reads is one input per read
+KEY), sample_runs/psr/checkpoint-inputs.json (not a read: every door must say so), the vendored
+example, an exported result.json of a sample run and a doctored copy of it, and hostile variants
+of each format.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+SAMPLES = REPO / "sample_runs"
+VENDORED = REPO / "tests" / "audit" / "fixtures" / "closed-run-small"
+#: The partial-credit side files of the checkpoint-inputs sample (as sample_runs/README.md runs it):
+#: given to the doors that take them (the app and `evalview psr`), so both score it.
+PSR_SIDE_FILES = (
+    "--bare-targets", str(SAMPLES / "psr" / "bare-targets.json"),
+    "--catalog", str(SAMPLES / "psr" / "catalog.json"),
+)
+
+CLOSED_RUN = "closed-run"
+LEROBOT = "lerobot"
+HARNESS = "harness"
+RESULT_JSON = "result-json"
+CHECKPOINT_INPUTS = "checkpoint-inputs"
+
+
+@dataclass(frozen=True)
+class CliResult:
+    code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self) -> Any:
+        """The one JSON document `--json` writes on stdout."""
+        assert self.stdout.strip(), f"no JSON on stdout (exit {self.code}); stderr: {self.stderr}"
+        return json.loads(self.stdout)
+
+    @property
+    def text(self) -> str:
+        """Everything the command said, on either stream, whitespace collapsed (rich wraps)."""
+        return " ".join(f"{self.stdout}\n{self.stderr}".split())
+
+
+def run_cli(args: Sequence[str]) -> CliResult:
+    """`evalview ARGS` in this process (the door scripts use), stdout and stderr captured."""
+    from evalview.cli import main
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    err = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+        out.flush()
+    assert isinstance(out.buffer, io.BytesIO)
+    return CliResult(code, out.buffer.getvalue().decode("utf-8"), err.getvalue())
+
+
+# -- how each input is made ------------------------------------------------------------------
+
+Build = Callable[[Path, Path], None]  # (destination of the input, scratch folder of the session)
+
+
+def _copy(src: Path) -> Build:
+    def build(dest: Path, _scratch: Path) -> None:
+        if src.is_dir():
+            shutil.copytree(src, dest)
+        else:
+            shutil.copyfile(src, dest)
+
+    return build
+
+
+def _edited(src: Path, edit: Callable[[Any], None]) -> Build:
+    """A copy of the JSON file (or of the closed run holding it) with one visible edit."""
+
+    def build(dest: Path, _scratch: Path) -> None:
+        if src.is_dir():  # a closed run: the edit is of its summary.json
+            shutil.copytree(src, dest)
+            target = dest / "summary.json"
+        else:
+            shutil.copyfile(src, dest)
+            target = dest
+        doc = json.loads(target.read_text(encoding="utf-8"))
+        edit(doc)
+        target.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+
+    return build
+
+
+def exported_result(scratch: Path) -> Path:
+    """`evalview export sample_runs/robobench-24x50 --output-dir X`: X/result.json (made once
+    per session)."""
+    out = scratch / "robobench-24x50-export"
+    if not (out / "result.json").is_file():
+        done = run_cli(["export", SAMPLES / "robobench-24x50", "--output-dir", out])
+        assert done.code == 0, done.text
+    return out / "result.json"
+
+
+def _exported(edit: Callable[[Any], None] | None = None) -> Build:
+    def build(dest: Path, scratch: Path) -> None:
+        src = exported_result(scratch)
+        if edit is None:
+            shutil.copyfile(src, dest)
+            return
+        doc = json.loads(src.read_text(encoding="utf-8"))
+        edit(doc)
+        dest.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+
+    return build
+
+
+def _doctor_mean(doc: Any) -> None:
+    doc["aggregate"]["mean"] = 0.9
+
+
+def _summary_one_success_more(doc: Any) -> None:
+    doc["successes"] += 1
+
+
+def _lerobot_count(doc: Any) -> None:
+    doc["aggregated"]["n_success"] += 1
+
+
+def _second_read_count(doc: Any) -> None:
+    doc["eval_results_800"]["overall"]["n_success"] += 1
+
+
+def _harness_extra_key(doc: Any) -> None:
+    doc["unexpected_key"] = "a key BenchmarkResult does not declare"
+
+
+def _harness_wrong_rate(doc: Any) -> None:
+    """One read's success_rate is half a task off: no whole number of solved tasks (EV813)."""
+    arm = doc["arms"][1]
+    tasks = int(arm["tasks"])
+    solved = round(float(arm["success_rate"]) * tasks)
+    arm["success_rate"] = (solved + 0.5 if solved < tasks else solved - 0.5) / tasks
+
+
+@dataclass(frozen=True)
+class Spec:
+    id: str
+    kind: str
+    #: the input's file or directory name inside its folder
+    name: str
+    build: Build
+    #: the named read, in a file of several
+    read: str | None = None
+    #: options of the partial-credit doors only (the app and `evalview psr`)
+    side: tuple[str, ...] = ()
+    #: a variant made to break: whether `check` must find an error in it (None: a sample)
+    broken: bool | None = None
+
+
+def _specs() -> list[Spec]:
+    specs = [
+        Spec(f"closed:{n}", CLOSED_RUN, n, _copy(SAMPLES / n))
+        for n in ("faulty", "fail-fast", "robobench-24x50")
+    ]
+    specs += [
+        Spec(f"closed:replicates/{d.parent.name}/{d.name}", CLOSED_RUN, d.name, _copy(d))
+        for d in sorted((SAMPLES / "replicates").glob("*/*"))
+        if d.is_dir()
+    ]
+    specs.append(Spec("closed:vendored-example", CLOSED_RUN, VENDORED.name, _copy(VENDORED)))
+    for f in sorted((SAMPLES / "lerobot").glob("*.json")):
+        top = json.loads(f.read_text(encoding="utf-8"))
+        keys = [k for k, v in top.items() if isinstance(v, dict) and "overall" in v]
+        if keys:
+            specs += [
+                Spec(f"lerobot:{f.stem}[{k}]", LEROBOT, f.name, _copy(f), read=k) for k in keys
+            ]
+        else:
+            specs.append(Spec(f"lerobot:{f.stem}", LEROBOT, f.name, _copy(f)))
+    specs += [
+        Spec(f"harness:{f.stem}", HARNESS, f.name, _copy(f))
+        for f in sorted((SAMPLES / "harness").glob("*.json"))
+    ]
+    inputs = SAMPLES / "psr" / "checkpoint-inputs.json"
+    specs.append(
+        Spec("psr:checkpoint-inputs", CHECKPOINT_INPUTS, inputs.name, _copy(inputs),
+             side=PSR_SIDE_FILES)
+    )
+    specs += [
+        Spec("result:robobench-24x50", RESULT_JSON, "result.json", _exported()),
+        Spec("result:doctored-mean", RESULT_JSON, "result.json", _exported(_doctor_mean),
+             broken=True),
+    ]
+    two = SAMPLES / "lerobot" / "libero10-two-reads.json"
+    single = SAMPLES / "harness" / "gpu-calc-hard-single-seed.json"
+    three = SAMPLES / "harness" / "gpu-calc-hard-equal-update-3seeds.json"
+    specs += [
+        Spec("hostile:closed-summary-disagrees", CLOSED_RUN, "closed-run",
+             _edited(VENDORED, _summary_one_success_more), broken=True),
+        Spec("hostile:lerobot-broken-count", LEROBOT, "eval_info.json",
+             _edited(SAMPLES / "lerobot" / "pusht-single-env.json", _lerobot_count),
+             broken=True),
+        *(  # the count is broken in the second read only: the first stays clean
+            Spec(f"hostile:lerobot-two-reads-broken[{k}]", LEROBOT, two.name,
+                 _edited(two, _second_read_count), read=k, broken=k == "eval_results_800")
+            for k in ("eval_results_400", "eval_results_800")
+        ),
+        Spec("hostile:harness-extra-key", HARNESS, single.name,
+             _edited(single, _harness_extra_key), broken=True),
+        Spec("hostile:harness-wrong-success-rate", HARNESS, three.name,
+             _edited(three, _harness_wrong_rate), broken=True),
+    ]
+    return specs
+
+
+SPECS: dict[str, Spec] = {s.id: s for s in _specs()}
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input, made: alone in `folder` (picklable: the spec is found again by its id)."""
+
+    spec_id: str
+    folder: Path
+
+    @property
+    def spec(self) -> Spec:
+        return SPECS[self.spec_id]
+
+    @property
+    def path(self) -> Path:
+        return self.folder / self.spec.name
+
+    @property
+    def read(self) -> str | None:
+        return self.spec.read
+
+    @property
+    def kind(self) -> str:
+        return self.spec.kind
+
+    @property
+    def read_args(self) -> list[str]:
+        """How every door that takes one addresses the named read (`--read KEY`)."""
+        return [] if self.read is None else ["--read", self.read]
+
+    @property
+    def touch_target(self) -> Path:
+        """The file a reviewer edits (for the watch door)."""
+        return self.path / "manifest.json" if self.path.is_dir() else self.path
+
+
+def make(spec_id: str, base: Path, scratch: Path) -> Input:
+    """Make the input in a new folder under `base`, named after its id."""
+    spec = SPECS[spec_id]
+    name = "".join(c if c.isalnum() or c in "-_." else "-" for c in spec_id).strip("-")
+    inp = Input(spec_id, base / name)
+    shutil.rmtree(inp.folder, ignore_errors=True)  # what an interrupted attempt left
+    inp.folder.mkdir(parents=True)
+    spec.build(inp.path, scratch)
+    return inp
