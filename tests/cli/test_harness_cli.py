@@ -134,11 +134,20 @@ def test_compare_allow_mismatch_labels_everything(capsys: pytest.CaptureFixture[
 
 
 def test_compare_matched_pairs_by_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    code, doc = _json(capsys, "compare", str(THREE), str(UNDECLARED), "--json")
+    code, doc = _json(capsys, "compare", str(THREE), str(THREE), "--json")
     assert code == 0 and doc["matched"] is True
     arm = next(a for a in doc["arms"] if a["name"] == "opd-raw-teacher")
     assert arm["shared_seeds"] == [1234, 20260727, 31337] and arm["label"] == "paired, n_seeds=3"
-    assert any("B has audit errors" in label for label in doc["labels"])
+    assert arm["difference"] == 0
+
+
+def test_compare_refuses_a_result_with_audit_errors_as_for_episode_reads(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Labelled before ("B has audit errors"), while two episode reads were refused."""
+    code, doc = _json(capsys, "compare", str(THREE), str(UNDECLARED), "--json")
+    assert code == 1 and doc["refused"] is True
+    assert "the audit finds 2 error(s) (first: EV802" in doc["error"]
 
 
 def test_compare_harness_with_episode_read_is_refused(

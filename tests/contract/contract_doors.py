@@ -81,6 +81,16 @@ def arms_headline(arms: list[dict[str, Any]] | None) -> Any:
     )
 
 
+def arm_totals(headline: Any) -> dict[str, tuple[int, int]]:
+    """arm -> (solved, rollouts) summed over its seeds: a harness arm's row in `table` and on
+    the Runs screen (docs/folders.md: one row per arm)."""
+    assert headline is not None and headline[0] == "arms", headline
+    return {
+        name: (sum(solved or 0 for _seed, solved, _n in reads), sum(n for _s, _k, n in reads))
+        for name, reads in headline[1]
+    }
+
+
 def run_headline(successes: int | None, selected: int | None) -> Any:
     return ("run", successes, selected)
 
@@ -211,7 +221,7 @@ class WatchOutcome:
 
 @dataclass
 class AppObservation:
-    #: the app's kind: "run" (EvalViewApp with a read), "harness" (HarnessApp), "inputs" (the
+    #: the app's kind: "run" (a read's run screen), "harness" (the Harness screen), "inputs" (the
     #: partial-credit viewer of checkpoint inputs), "failed" (the app ended with a message),
     #: "none" (evalview ran no app)
     kind: str
@@ -275,16 +285,26 @@ def session_answer(session: Any) -> Answer:
     )
 
 
-def harness_answer(app: Any) -> Answer:
+def harness_answer(screen: Any) -> Answer:
+    """The Harness screen's answer: its session's findings and the card it shows."""
     from evalview.findings import count_by_severity
 
-    card = app.card
+    card = screen.card
     return Answer(
         True,
-        findings_of([f.to_json() for f in app.findings]),
-        counts_of(count_by_severity(app.findings)),
+        findings_of([f.to_json() for f in screen.findings]),
+        counts_of(count_by_severity(screen.findings)),
         None if card is None else arms_headline(card.to_json()["arms"]),
     )
+
+
+def _harness_screen(app: Any) -> Any:
+    from evalview.tui.harness_screen import HarnessScreen
+
+    screen = app.screen
+    if isinstance(screen, HarnessScreen) and screen.is_mounted:
+        return screen
+    return None
 
 
 def _settled(app: Any) -> bool:
@@ -293,6 +313,8 @@ def _settled(app: Any) -> bool:
         return True
     if app.return_code is not None:
         return True
+    if getattr(app, "harness", None) is not None:
+        return _harness_screen(app) is not None
     session = getattr(app, "session", None)
     from evalview.tui.run_screen import RunScreen
 
@@ -321,8 +343,6 @@ def observe_app(inp: Input, workdir: Path) -> AppObservation:
 async def _observe(
     app: Any, obs: AppObservation, inp: Input, workdir: Path, count: ReadCount
 ) -> None:
-    from evalview.tui.harness_app import HarnessApp
-
     notes: list[tuple[str, str, str]] = []
     real_notify = app.notify
 
@@ -333,9 +353,7 @@ async def _observe(
     app.notify = notify
     with count.counting():
         async with app.run_test(size=SIZE) as pilot:
-            if isinstance(app, HarnessApp):
-                await wait_for(pilot, lambda: app.screen.is_mounted)
-            elif not await wait_for(pilot, lambda: _settled(app)):
+            if not await wait_for(pilot, lambda: _settled(app)):
                 obs.broken["open"] = f"the read did not open within {PATIENCE} s"
                 return
             obs.reads = count.as_tuple()
@@ -350,11 +368,9 @@ async def _observe(
 
 
 async def _look(app: Any, obs: AppObservation) -> None:
-    from evalview.tui.harness_app import HarnessApp
-
-    if isinstance(app, HarnessApp):
+    if getattr(app, "harness", None) is not None:
         obs.kind = "harness"
-        obs.overview = harness_answer(app)
+        obs.overview = harness_answer(_harness_screen(app))
         return
     if app.failure is not None:
         obs.kind, obs.failure = "failed", " ".join(app.failure)
@@ -424,6 +440,9 @@ async def _watch(
     obs.watch = WatchOutcome(watching)
     if not watching:
         return
+    if obs.kind == "harness":
+        await _watch_harness(pilot, app, obs, inp, notes)
+        return
     before_session = getattr(app, "session", None)
     before_notes = len(notes)
     touch(inp.touch_target)
@@ -463,6 +482,29 @@ async def _watch(
         await pilot.pause()
 
 
+async def _watch_harness(
+    pilot: Any, app: Any, obs: AppObservation, inp: Input, notes: list[tuple[str, str, str]]
+) -> None:
+    """A harness result is watched as a run is: touched, it is re-read into a new screen."""
+    before, before_notes = app.harness, len(notes)
+    touch(inp.touch_target)
+
+    def problems() -> list[str]:
+        return [f"{t}: {m}" for s, t, m in notes[before_notes:] if s == "error"]
+
+    def reread() -> bool:
+        screen = _harness_screen(app)
+        return app.harness is not before and screen is not None and screen.session is app.harness
+
+    if not await wait_for(pilot, lambda: reread() or bool(problems()), timeout=20.0):
+        obs.broken["watch"] = "the touched input was not re-read within 20 s"
+        return
+    obs.watch.problems = problems()
+    if reread():
+        obs.watch.reread = harness_answer(_harness_screen(app))
+        await pilot.pause()
+
+
 # -- the Runs screen: `evalview DIR` -----------------------------------------------------------
 
 
@@ -475,6 +517,8 @@ class RunsRowSeen:
     successes: int | None
     selected: int | None
     reason: str | None
+    #: a benchmark-harness result's arm (one row per arm), else None
+    arm: str | None = None
 
 
 def observe_runs_screen(folder: Path) -> tuple[list[RunsRowSeen], str]:
@@ -508,6 +552,7 @@ def observe_runs_screen(folder: Path) -> tuple[list[RunsRowSeen], str]:
                         None if e.row is None else e.row.successes,
                         None if e.row is None else e.row.selected,
                         None if e.row is None else e.row.reason,
+                        None if e.row is None else e.row.arm,
                     )
                     for e in screen.entries
                 ]

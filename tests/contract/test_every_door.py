@@ -32,6 +32,7 @@ from contract_doors import (
     ReadCount,
     Reference,
     RunsRowSeen,
+    arm_totals,
     arms_headline,
     check_args,
     counts_of,
@@ -215,6 +216,8 @@ def _table(w: World, inp: Input, ref: Reference, *, allow_errors: bool) -> dict[
         r for r in doc["rows"]
         if Path(r["path"]).name == inp.spec.name and r.get("read") == inp.read
     ]
+    if inp.kind == HARNESS:
+        return _harness_rows(door, inp, ref, rows, res.code, allow_errors=allow_errors)
     assert len(rows) == 1, (
         f"{door} has no row for {inp.spec.name} [{inp.read}] (left out of the table): rows "
         f"{[(r['path'], r.get('read')) for r in doc['rows']]}, skipped {doc.get('skipped')}"
@@ -229,6 +232,35 @@ def _table(w: World, inp: Input, ref: Reference, *, allow_errors: bool) -> dict[
     if inp.read is None:
         assert res.code == (1 if row["refused"] else 0), (res.code, row["refused"])
     return row
+
+
+def _harness_rows(
+    door: str,
+    inp: Input,
+    ref: Reference,
+    rows: list[dict[str, Any]],
+    code: int,
+    *,
+    allow_errors: bool,
+) -> dict[str, Any]:
+    """A harness result in the table: one row per arm (docs/folders.md), each with check's
+    counts and the arm's solved / rollouts summed over its seeds; one refused row for a file
+    that does not validate. Refused for the audit (every arm) unless allowed."""
+    assert rows, f"{door} has no row for {inp.spec.name} (left out of the table)"
+    for row in rows:
+        assert counts_of(row["counts"]) == ref.answer.counts, (
+            f"{door}'s row counts {row['counts']}; check counts {dict(ref.answer.counts)}"
+        )
+    if ref.answer.headline is None:  # not a valid BenchmarkResult: one row, refused
+        assert len(rows) == 1 and rows[0]["refused"], rows
+        assert code == 1
+        return rows[0]
+    got = {r["arm"]: (r["successes"], r["selected"]) for r in rows}
+    assert got == arm_totals(ref.answer.headline), f"{door}: {got}"
+    refused = {bool(r["refused"]) for r in rows}
+    assert refused == {bool(ref.answer.errors) and not allow_errors}, (door, refused)
+    assert code == (1 if True in refused else 0), (code, refused)
+    return rows[0]
 
 
 def door_table(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
@@ -423,6 +455,16 @@ def door_runs_screen(w: World, inp: Input, ref: Reference, tmp_path: Path) -> No
         assert [r.status for r in mine] == ["skipped"], (mine, title)
         return
     mine = [r for r in rows if r.rel == rel and r.read == inp.read]
+    if inp.kind == HARNESS:
+        assert mine and all(r.status == "read" for r in mine), (
+            f"the Runs screen leaves {inp.spec.name} out: {mine}"
+        )
+        for r in mine:
+            assert counts_of(r.counts) == ref.answer.counts, (r.counts, ref.answer.counts)
+        if ref.answer.headline is not None:
+            got = {r.arm: (r.successes, r.selected) for r in mine}
+            assert got == arm_totals(ref.answer.headline), f"the Runs screen: {got}"
+        return
     assert len(mine) == 1, (
         f"the Runs screen has no row for {rel} [{inp.read}]: "
         f"{[r for r in rows if r.rel == rel]}"

@@ -263,6 +263,13 @@ def compare(side_a: HarnessSession, side_b: HarnessSession, args: argparse.Names
             message = (f"{label}: not a valid benchmark-harness result "
                        f"({hf.problems[0].message}); run `evalview check {label}`.")
             return _refuse(message, args.json)
+        errors = [f for f in side.findings if f.severity.value == "error"]
+        if errors:  # as for episode reads: an inconsistent record is not compared
+            first = errors[0]
+            message = (f"{label}: the audit finds {len(errors)} error(s) (first: {first.code} "
+                       f"{first.message}); an inconsistent result is not compared. Fix them "
+                       f"(see `evalview check {label}`).")
+            return _refuse(message, args.json)
         results.append((hf.result, score_harness(hf.result, side.findings, allow_errors=True)))
     (res_a, card_a), (res_b, card_b) = results
     # HarnessMismatch is a Refused: `evalview.cli` words it and exits 1
@@ -304,34 +311,3 @@ def _refuse(message: str, as_json: bool) -> int:
     else:
         error_console().print(f"[bold red]✗ refused:[/] {escape(message)}")
     return EXIT_REFUSED
-
-
-# --------------------------------------------------------------------------------------- export
-
-def export(session: HarnessSession, args: argparse.Namespace) -> int:
-    """`evalview export FILE --output-dir DIR` for a harness result (same exit codes; refusals
-    are raised and worded by `evalview.cli` with export's `show_refusal`)."""
-    from evalview.errors import Refused
-    from evalview.report.harness_export import export_harness
-
-    if args.metric:
-        raise Refused("--metric applies to episode reads; a benchmark-harness result has none. "
-                      "Drop the option.")
-    err = error_console()
-    try:
-        done = export_harness(session, args.output_dir)
-    except OSError as exc:
-        err.print(f"[bold red]✗ refused:[/] cannot write {escape(str(args.output_dir))} "
-                  f"({escape(exc.strerror or str(exc))}); nothing was written.")
-        return EXIT_REFUSED
-    from evalview.report.export_summary import harness_export_summary
-
-    summary = harness_export_summary(done)
-    out = console()
-    out.print(f"[bold green]✓ exported[/] {escape(str(summary.destination))}: "
-              f"{escape(summary.headline)}")
-    for path in summary.files:
-        out.print(f"  {escape(str(path))}")
-    for warning in summary.warnings:
-        out.print(f"[yellow]! {escape(warning)}[/]")
-    return EXIT_OK

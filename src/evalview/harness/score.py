@@ -284,7 +284,9 @@ def score_harness(
     if errors and not allow_errors:
         refusals = tuple(f"{f.code} {f.message}" for f in errors)
     elif errors:
-        file_labels.append("not a publishable result (audit errors; scored with --allow-errors)")
+        file_labels.append(
+            f"not a publishable result ({len(errors)} audit error(s); scored with --allow-errors)"
+        )
     grouped: dict[str, list[ArmResult]] = {}
     for arm in result.arms:
         grouped.setdefault(arm.name, []).append(arm)

@@ -494,7 +494,10 @@ class EvalViewApp(App[int]):
 
     class Reloaded(Message):
         def __init__(
-            self, path: Path, opened: Session | HarnessSession | None, problem: str | None
+            self,
+            path: Path,
+            opened: Session | HarnessSession | CheckpointReport | None,
+            problem: str | None,
         ) -> None:
             super().__init__()
             self.path = path
@@ -545,13 +548,13 @@ class EvalViewApp(App[int]):
     def _reload(self, path: Path) -> None:
         """Re-read what is shown through its address (the named read and side files kept)."""
         from evalview.errors import InputError, Refused
-        from evalview.session import HarnessSession, Session, open_input
+        from evalview.session import NamedReads, open_input
 
         try:
             got = open_input(self.address, defer_bootstrap=True)
-            if not isinstance(got, Session | HarnessSession):
-                raise InputError(f"{path}: no longer holds the read that was open.")
-            opened: Session | HarnessSession = got
+            if isinstance(got, NamedReads):  # a lone read became a file of several
+                raise InputError(f"{path}: now holds several named reads; open one of them.")
+            opened: Session | HarnessSession | CheckpointReport = got
         except (InputError, Refused) as exc:
             self.post_message(self.Reloaded(path, None, str(exc)))
             return
@@ -569,7 +572,7 @@ class EvalViewApp(App[int]):
         if message.opened is None:
             self.notify(message.problem or "", title="Cannot be read now", severity="error")
             return
-        from evalview.session import HarnessSession
+        from evalview.session import HarnessSession, Session
         from evalview.tui.run_screen import RunScreen
 
         old = self.session
@@ -591,6 +594,13 @@ class EvalViewApp(App[int]):
             self.harness = message.opened
             await self.push_screen(HarnessScreen(message.opened))
             self.notify(_counts_change(old_counts, message.opened), title="Re-read")
+            return
+        if not isinstance(message.opened, Session):  # checkpoint inputs, scored again
+            from evalview.tui.partial_credit import CheckpointInputsScreen
+
+            self.inputs = message.opened
+            await self.push_screen(CheckpointInputsScreen(message.opened))
+            self.notify("The checkpoint inputs were read again.", title="Re-read")
             return
         await self.push_screen(RunScreen(message.opened))
         self.session = message.opened
