@@ -53,6 +53,16 @@ def _texts(mod: ModuleType) -> dict[str, Any]:
     }
 
 
+def formats_paragraph() -> str:
+    """What evalview reads, from the reader registry's declarations (a new format is listed by
+    itself)."""
+    import textwrap
+
+    from evalview.load.registry import formats_sentence
+
+    return textwrap.fill(formats_sentence(), width=78)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line (for `evalview --help`)."""
     parser = argparse.ArgumentParser(
@@ -62,11 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
             "Audit, score and publish evaluation runs of robot and AI policies.\n\n"
             "The terminal app:\n"
             "  evalview                 the bundled sample run (24 tasks x 50 seeds)\n"
-            "  evalview PATH            a closed-run directory, an exported result.json, or a\n"
-            "                           PSR checkpoint-inputs JSON\n"
+            "  evalview PATH            any read evalview reads (below), or a folder of them\n"
             "  evalview PATH_A PATH_B   compare two reads of the same schedule\n"
             "  evalview PATH --help     the app's options and keys\n\n"
-            "The subcommands below are for scripts and CI."
+            + formats_paragraph()
+            + "\n\nThe subcommands below are for scripts and CI."
         ),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

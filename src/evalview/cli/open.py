@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
+from evalview.cli import formats_paragraph
 from evalview.cli.output import EXIT_OK, EXIT_UNREADABLE, error_console, escape, fail_unreadable
 
 DESCRIPTION = """\
@@ -57,7 +58,7 @@ examples:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="evalview",
-        description=DESCRIPTION,
+        description=DESCRIPTION + "\n" + formats_paragraph(),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

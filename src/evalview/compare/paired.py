@@ -319,35 +319,11 @@ def compare_runs(
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
     refuse_mixed_benchmarks([fa, fb])
     refuse_mixed_seed_sets([fa, fb])
-    for run, facts in ((a, fa), (b, fb)):
-        untagged = untagged_quality_tags(run)
-        if untagged:
-            raise Refused(
-                f"{facts.label} is conditioned on quality tag 0 ({', '.join(untagged)}), the "
-                "trainer's \"untagged\" sentinel, not a trained quality bin; re-run it with the "
-                "quality bin the policy was trained on."
-            )
-    off = [f"{f.label}: {reason}" for f in (fa, fb) for reason in f.off_protocol]
-    unlike = fa.execution.differences(fb.execution)
-    if unlike:
-        off.append("the reads were not executed alike: " + "; ".join(unlike) + " (A vs B)")
-    if off and not allow_off_protocol:
-        raise Refused(
-            "off-protocol read(s): " + " | ".join(off) + ". A comparison pairs reads executed "
-            "alike under the benchmark's protocol; pass --allow-off-protocol to compare them "
-            "anyway (labelled OFF-PROTOCOL)."
-        )
+    _refuse_untagged(((a, fa), (b, fb)))
+    off = _off_protocol(fa, fb, allow_off_protocol)
     errored = _refuse_unscorable(
         [(a, fa, findings[0]), (b, fb, findings[1])], allow_errors=allow_errors
     )
-    labels = ([OFF_PROTOCOL] if off else []) + (
-        [DEVELOPMENT_LABEL] if fa.seed_set == DEVELOPMENT else []
-    )
-    if any(errored):
-        labels.append(
-            f"{NOT_PUBLISHABLE}: errored rollouts (A {len(errored[0])}, B {len(errored[1])}); "
-            "their pairs are left out of the tests and listed (--allow-errors)"
-        )
     oa, ob = _outcomes(a), _outcomes(b)
     common = [eid for eid in oa if eid in ob]
     _refuse_seed_mismatch(a, b, fa.label, fb.label, common)
@@ -356,55 +332,119 @@ def compare_runs(
             f"{fa.label} and {fb.label} select no episode id in common "
             f"({len(oa)} and {len(ob)} selected); they are not two reads of one schedule."
         )
-    only_in_a = [eid for eid in oa if eid not in ob]
-    only_in_b = [eid for eid in ob if eid not in oa]
-
-    cells: dict[str, Counter[str]] = {}
-    excluded: dict[str, Counter[str]] = {}
-    errored_pairs: list[dict[str, str]] = []
-    for eid in common:
-        task_a, out_a = oa[eid]
-        task_b, out_b = ob[eid]
-        if ERROR in (out_a, out_b):
-            errored_pairs.append({"episode_id": eid, "task": task_a, "a": out_a, "b": out_b})
-        if task_a != task_b:
-            raise Refused(
-                f"episode {eid} is task {task_a!r} in {fa.label} but {task_b!r} in {fb.label}; "
-                "the reads do not describe the same schedule."
-            )
-        cell = cells.setdefault(task_a, Counter())
-        ex = excluded.setdefault(task_a, Counter())
-        if out_a in (SUCCESS, FAILURE) and out_b in (SUCCESS, FAILURE):
-            key = {(SUCCESS, SUCCESS): "both", (SUCCESS, FAILURE): "only_a",
-                   (FAILURE, SUCCESS): "only_b", (FAILURE, FAILURE): "neither"}[(out_a, out_b)]
-            cell[key] += 1
-        else:
-            for side, out in (("A", out_a), ("B", out_b)):
-                if out not in (SUCCESS, FAILURE):
-                    ex[f"{side} {out}"] += 1
-
+    pairs = _pair_tables(oa, ob, common, fa.label, fb.label)
     tasks = [
         paired_counts(
             task, c["both"], c["only_a"], c["only_b"], c["neither"],
-            alpha=alpha, power=power, excluded=dict(excluded[task]),
+            alpha=alpha, power=power, excluded=dict(pairs.excluded[task]),
         )
-        for task, c in cells.items()
+        for task, c in pairs.cells.items()
     ]
-    total: Counter[str] = Counter()
-    total_ex: Counter[str] = Counter()
-    for task in cells:
-        total.update(cells[task])
-        total_ex.update(excluded[task])
+    total, total_ex = pairs.totals()
     overall = paired_counts(
         "all pairs", total["both"], total["only_a"], total["only_b"], total["neither"],
         alpha=alpha, power=power, excluded=dict(total_ex),
     )
     return Comparison(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
-        only_in_a=only_in_a, only_in_b=only_in_b, notes=_notes(a, b, fa, fb, len(tasks), alpha),
-        labels=labels,
-        errored_pairs=errored_pairs,
+        only_in_a=[eid for eid in oa if eid not in ob],
+        only_in_b=[eid for eid in ob if eid not in oa],
+        notes=_notes(a, b, fa, fb, len(tasks), alpha),
+        labels=_labels(bool(off), fa, errored),
+        errored_pairs=pairs.errored,
     )
+
+
+def _refuse_untagged(reads: tuple[tuple[Run, ReadFacts], ...]) -> None:
+    """Quality tag 0 is the trainer's "untagged" sentinel: no trained policy was asked for it."""
+    for run, facts in reads:
+        untagged = untagged_quality_tags(run)
+        if untagged:
+            raise Refused(
+                f"{facts.label} is conditioned on quality tag 0 ({', '.join(untagged)}), the "
+                "trainer's \"untagged\" sentinel, not a trained quality bin; re-run it with the "
+                "quality bin the policy was trained on."
+            )
+
+
+def _off_protocol(fa: ReadFacts, fb: ReadFacts, allow: bool) -> list[str]:
+    """Why either read is off-protocol (declared, or executed unlike the other); refused unless
+    `allow`, which labels the comparison instead."""
+    off = [f"{f.label}: {reason}" for f in (fa, fb) for reason in f.off_protocol]
+    unlike = fa.execution.differences(fb.execution)
+    if unlike:
+        off.append("the reads were not executed alike: " + "; ".join(unlike) + " (A vs B)")
+    if off and not allow:
+        raise Refused(
+            "off-protocol read(s): " + " | ".join(off) + ". A comparison pairs reads executed "
+            "alike under the benchmark's protocol; pass --allow-off-protocol to compare them "
+            "anyway (labelled OFF-PROTOCOL)."
+        )
+    return off
+
+
+def _labels(off: bool, fa: ReadFacts, errored: tuple[list[str], ...]) -> list[str]:
+    labels = ([OFF_PROTOCOL] if off else []) + (
+        [DEVELOPMENT_LABEL] if fa.seed_set == DEVELOPMENT else []
+    )
+    if any(errored):
+        labels.append(
+            f"{NOT_PUBLISHABLE}: errored rollouts (A {len(errored[0])}, B {len(errored[1])}); "
+            "their pairs are left out of the tests and listed (--allow-errors)"
+        )
+    return labels
+
+
+@dataclass
+class _Pairs:
+    """Each task's 2x2 counts of completed pairs, what was left out of them, and the errored
+    pairs (listed beside the tests)."""
+
+    cells: dict[str, Counter[str]] = field(default_factory=dict)
+    excluded: dict[str, Counter[str]] = field(default_factory=dict)
+    errored: list[dict[str, str]] = field(default_factory=list)
+
+    def totals(self) -> tuple[Counter[str], Counter[str]]:
+        total: Counter[str] = Counter()
+        total_ex: Counter[str] = Counter()
+        for task in self.cells:
+            total.update(self.cells[task])
+            total_ex.update(self.excluded[task])
+        return total, total_ex
+
+
+_CELL = {(SUCCESS, SUCCESS): "both", (SUCCESS, FAILURE): "only_a",
+         (FAILURE, SUCCESS): "only_b", (FAILURE, FAILURE): "neither"}
+
+
+def _pair_tables(
+    oa: dict[str, tuple[str, str]],
+    ob: dict[str, tuple[str, str]],
+    common: list[str],
+    label_a: str,
+    label_b: str,
+) -> _Pairs:
+    pairs = _Pairs()
+    for eid in common:
+        task_a, out_a = oa[eid]
+        task_b, out_b = ob[eid]
+        if ERROR in (out_a, out_b):
+            pairs.errored.append({"episode_id": eid, "task": task_a, "a": out_a, "b": out_b})
+        if task_a != task_b:
+            raise Refused(
+                f"episode {eid} is task {task_a!r} in {label_a} but {task_b!r} in {label_b}; "
+                "the reads do not describe the same schedule."
+            )
+        cell = pairs.cells.setdefault(task_a, Counter())
+        ex = pairs.excluded.setdefault(task_a, Counter())
+        key = _CELL.get((out_a, out_b))
+        if key is not None:
+            cell[key] += 1
+        else:
+            for side, out in (("A", out_a), ("B", out_b)):
+                if out not in (SUCCESS, FAILURE):
+                    ex[f"{side} {out}"] += 1
+    return pairs
 
 
 def _seeds(run: Run) -> dict[str, int]:
