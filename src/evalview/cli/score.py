@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from evalview.stats import Scorecard
+    from evalview.stats.denominators import Denominators
+    from evalview.stats.graded import GradedMetric
+    from evalview.stats.scorecard import Aggregate
 
 HELP = "score a read: the all-T aggregate, denominators, per-task Wilson intervals"
 DESCRIPTION = """\
@@ -167,6 +170,28 @@ def _frac(k: int, n: int) -> str:
 
 
 def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> None:
+    _print_identity(out, card, path)
+    _print_denominators(out, card)
+    _print_aggregate(out, card.aggregate)
+    if card.source is not None:
+        _print_source(out, card.source)
+    if card.graded is not None:
+        _print_graded(out, card.graded)
+    if per_task:
+        out.print()
+        out.print(_task_table(card))
+        if any(t.error_categories for t in card.tasks):
+            out.print(_errors_table(card))
+    _print_errors(out, card)
+    out.print(
+        "[bold green]publishable read[/]"
+        if card.publishable
+        else "[bold yellow]not a publishable read[/]"
+    )
+
+
+def _print_identity(out: Console, card: Scorecard, path: str) -> None:
+    """Benchmark, policy and run id (the path when none is known), then the card's labels."""
     ident = " · ".join(
         escape(x)
         for x in (
@@ -179,6 +204,10 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
     out.print(f"[bold]{ident or escape(path)}[/]  [dim]{escape(path)}[/]")
     for label in card.labels:
         out.print(f"[bold yellow]{escape(label)}[/]")
+
+
+def _print_denominators(out: Console, card: Scorecard) -> None:
+    """The headline rate over selected cases, the two other rates, and what the cases were."""
     d = card.denominators
     out.print()
     out.print(
@@ -187,7 +216,16 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
     )
     out.print(f"successes / attempted {_frac(d.successes, d.attempted)}")
     out.print(f"successes / completed {_frac(d.successes, d.completed)}")
-    pending = card.pending
+    extra = _not_completed(d, card.pending)
+    out.print(
+        f"selected {d.selected} · attempted {d.attempted} · completed {d.completed}"
+        + (f" · {' · '.join(extra)}" if extra else "")
+    )
+    out.print(f"[dim]cases: {escape(card.coverage['note'])}[/]")
+
+
+def _not_completed(d: Denominators, pending: int) -> list[str]:
+    """The selected cases that did not complete, by kind (none: an empty list)."""
     extra = []
     if d.errors:
         extra.append(
@@ -205,44 +243,36 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
         )
     if d.invalid:
         extra.append(f"{d.invalid} with an invalid status")
-    out.print(
-        f"selected {d.selected} · attempted {d.attempted} · completed {d.completed}"
-        + (f" · {' · '.join(extra)}" if extra else "")
-    )
-    out.print(f"[dim]cases: {escape(card.coverage['note'])}[/]")
+    return extra
 
-    a = card.aggregate
+
+def _print_aggregate(out: Console, a: Aggregate) -> None:
+    """The all-T mean with its SE and both 95 % intervals, or why there is none."""
     out.print()
     flag = " (appendix view)" if a.view else ""
     title = f"[bold]{escape(a.name)}{flag}[/] mean of {a.tasks} per-task rates over selected cases"
     if a.mean is None or a.se is None or a.ci95 is None:
         out.print(f"{title}: — (a task has no selected case)")
+        return
+    out.print(f"{title}: [bold]{pct(a.mean)}[/] ± {100 * a.se:.1f} pt (binomial SE)")
+    out.print(f"  95 % normal interval (mean ± 1.96 SE)   {_iv(a.ci95)}")
+    if a.bootstrap is None:
+        out.print("  95 % seed bootstrap                      off (--bootstrap 0)")
     else:
-        out.print(f"{title}: [bold]{pct(a.mean)}[/] ± {100 * a.se:.1f} pt (binomial SE)")
-        out.print(f"  95 % normal interval (mean ± 1.96 SE)   {_iv(a.ci95)}")
-        if a.bootstrap is None:
-            out.print("  95 % seed bootstrap                      off (--bootstrap 0)")
-        else:
-            out.print(
-                f"  95 % seed bootstrap (B = {a.resamples:,}, seed 7)  {_iv(a.bootstrap)}"
-            )
-    if card.source is not None:
-        _print_source(out, card.source)
-    if card.graded is not None:
-        g = card.graded
-        value = "—" if g.mean is None else f"{g.mean:.4g}"
-        se = "" if g.se is None else f" ± {g.se:.3g} (SE)"
-        out.print(
-            f"graded metric [bold]{escape(g.key)}[/]: mean of per-task means {value}{se} "
-            f"over {g.n} episodes reporting it ({g.missing} selected cases without it)"
-        )
+        out.print(f"  95 % seed bootstrap (B = {a.resamples:,}, seed 7)  {_iv(a.bootstrap)}")
 
-    if per_task:
-        out.print()
-        out.print(_task_table(card))
-        if any(t.error_categories for t in card.tasks):
-            out.print(_errors_table(card))
 
+def _print_graded(out: Console, g: GradedMetric) -> None:
+    value = "—" if g.mean is None else f"{g.mean:.4g}"
+    se = "" if g.se is None else f" ± {g.se:.3g} (SE)"
+    out.print(
+        f"graded metric [bold]{escape(g.key)}[/]: mean of per-task means {value}{se} "
+        f"over {g.n} episodes reporting it ({g.missing} selected cases without it)"
+    )
+
+
+def _print_errors(out: Console, card: Scorecard) -> None:
+    """Error categories and termination reasons, each errored rollout, the missing cases."""
     out.print()
     cats = ", ".join(
         f"{k} {v}" + (" (pending a re-run)" if k == "infrastructure" and v else "")
@@ -260,12 +290,6 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
         shown = ", ".join(card.missing_cases[:10])
         more = f" and {len(card.missing_cases) - 10} more" if len(card.missing_cases) > 10 else ""
         out.print(f"missing declared cases (failures): {escape(shown)}{more}")
-    verdict = (
-        "[bold green]publishable read[/]"
-        if card.publishable
-        else "[bold yellow]not a publishable read[/]"
-    )
-    out.print(verdict)
 
 
 def _print_source(out: Console, source: dict[str, object]) -> None:

@@ -258,123 +258,28 @@ def _load_closed_run(
     progress: Progress | None,
     on_read: OnRead | None = None,
 ) -> Run:
-    root = path
-    try:
-        entries = set(os.listdir(root))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot list the directory ({exc.strerror}).") from exc
-    if not entries & {*DOCUMENTS, EPISODES_JSONL}:
-        raise InputError(
-            f"{path}: not a closed run (no manifest.json, status.json, summary.json or "
-            "episodes.jsonl). Point evalview at the run directory itself."
-        )
-    reader = _Reader(root, progress, on_read)
-
+    _check_run_dir(path)
+    reader = _Reader(path, progress, on_read)
     # 1. Stat everything the format names, before reading any of it.
-    sizes: dict[str, int] = {}
-    for rel in (*DOCUMENTS, EPISODES_JSONL):
-        st = reader.lstat(rel, required=True)
-        if st is not None:
-            sizes[rel] = st.st_size
-    result_stats = _result_paths(reader)
-    result_paths = [rel for rel, _ in result_stats]
-    for rel, raw_st in result_stats:
-        st = reader.judge(rel, raw_st, required=False)
-        if st is not None:
-            sizes[rel] = st.st_size
-
+    sizes, result_paths = _stat_files(reader)
     total = reader.total = sum(sizes.values())
-    read_episodes = True
-    if total > MAX_BYTES:
-        reader.findings.append(
-            R.TOO_LARGE(
-                f"the run's files add up to {total / 2**20:.1f} MiB, over the format's bound of "
-                f"{MAX_BYTES // 2**20} MiB; episodes.jsonl and the result files were not read. "
-                "Split the run or remove oversized fields.",
-                # the largest file, so the finding names a place to start
-                file=max(sizes, key=lambda rel: sizes[rel]),
-            )
-        )
-        read_episodes = False
-    if len(result_paths) > MAX_EPISODES:
-        reader.findings.append(
-            R.TOO_MANY_EPISODES(
-                f"episodes/ holds {len(result_paths)} result files, over the bound of "
-                f"{MAX_EPISODES:,}; episodes were not read. Split the run.",
-                file=EPISODES_DIR,
-            )
-        )
-        read_episodes = False
-
+    read_episodes = _within_bounds(reader, sizes, len(result_paths))
     # 2. The three small documents.
-    documents: dict[str, dict[str, Any] | None] = {}
-    for rel in DOCUMENTS:
-        small_enough = read_episodes or sizes.get(rel, 0) <= MAX_BYTES
-        raw = reader.read(rel, sizes[rel]) if rel in sizes and small_enough else None
-        documents[rel] = None if raw is None else reader.parse_object(raw, rel)
-        if progress is not None:
-            reader.advance(sizes.get(rel, 0))
-
-    # 3. episodes.jsonl, line by line.
-    records: list[EpisodeRecord] = []
+    documents = _read_documents(reader, sizes, read_episodes)
+    # 3. episodes.jsonl, line by line; 4. result files, compared with its records.
     #: parsed records by their line's bytes, so a byte-identical result file is not parsed again
     by_bytes: dict[bytes, EpisodeRecord] = {}
-    if read_episodes and EPISODES_JSONL in sizes:
-        raw = reader.read(EPISODES_JSONL, sizes[EPISODES_JSONL])
-        if raw is not None:
-            records = _read_jsonl(reader, raw, by_bytes)
-
-    # 4. Result files, compared with the first JSONL record of the same id.
+    records = _read_records(reader, sizes, by_bytes) if read_episodes else []
     eids = [rec.episode_id for rec in records]
     result_files: list[ResultFile] = []
     if read_episodes:
-        first_by_id: dict[str, EpisodeRecord] = {}
-        for rec, eid in zip(records, eids, strict=True):
-            if eid is not None:
-                first_by_id.setdefault(eid, rec)
-        for rel in result_paths:
-            if rel not in sizes:
-                result_files.append(ResultFile(rel, None, readable=False))
-                continue
-            raw = reader.read(rel, sizes[rel])
-            if progress is not None:
-                reader.advance(sizes[rel])
-            if raw is None:
-                data = None
-            else:
-                same = by_bytes.get(raw.strip(_JSON_WS))
-                data = same.data if same is not None else reader.parse_object(raw, rel)
-            if data is None:
-                result_files.append(ResultFile(rel, None, readable=False))
-                continue
-            eid = _get(data, "episode", "id")
-            eid = eid if isinstance(eid, str) else None
-            match = first_by_id.get(eid) if eid is not None else None
-            differing: tuple[str, ...] = ()
-            if match is not None and match.data is not data and match.data != data:
-                assert match.data is not None
-                keys = sorted(set(match.data) | set(data))
-                differing = tuple(
-                    k for k in keys if match.data.get(k, _ABSENT) != data.get(k, _ABSENT)
-                )
-            result_files.append(
-                ResultFile(
-                    rel,
-                    eid,
-                    readable=True,
-                    matched_line=None if match is None else match.line,
-                    differing_keys=differing,
-                )
-            )
-
+        first_by_id = _first_by_id(records, eids)
+        result_files = _read_result_files(reader, result_paths, sizes, first_by_id, by_bytes)
     if progress is not None:
         progress(total, total)
-    manifest = documents.get("manifest.json")
-    schedule_raw = _get(manifest, "protocol", "episode_ids")
-    schedule: tuple[str, ...] = ()
-    if isinstance(schedule_raw, list):
-        schedule = tuple(x for x in schedule_raw if isinstance(x, str))
 
+    manifest = documents.get("manifest.json")
+    schedule = _schedule(manifest)
     fields: dict[str, Any] = {}
     if lazy_table:
         make: type[Run] = _LazyTableRun
@@ -386,23 +291,8 @@ def _load_closed_run(
         **fields,
         path=path,
         kind="closed-run",
-        identity=Identity(
-            run_id=_text(_get(manifest, "run_id")),
-            benchmark_name=_text(_get(manifest, "benchmark", "name")),
-            benchmark_version=_text(_get(manifest, "benchmark", "version")),
-            protocol_version=_text(_get(manifest, "benchmark", "protocol_version")),
-            source_revision=_text(_get(manifest, "benchmark", "source_revision")),
-            policy_name=_text(_get(manifest, "policy", "name")),
-            policy_version=_text(_get(manifest, "policy", "version")),
-        ),
-        protocol=Protocol(
-            max_steps=_int(_get(manifest, "protocol", "max_steps")),
-            max_policy_calls=_int(_get(manifest, "protocol", "max_policy_calls")),
-            replan_interval=_int(_get(manifest, "protocol", "replan_interval")),
-            fail_fast=_get(manifest, "protocol", "fail_fast")
-            if isinstance(_get(manifest, "protocol", "fail_fast"), bool)
-            else None,
-        ),
+        identity=_identity(manifest),
+        protocol=_protocol(manifest),
         schedule=schedule,
         documents=documents,
         records=records,
@@ -410,6 +300,187 @@ def _load_closed_run(
         reading_findings=reader.findings,
         bytes_read=reader.bytes_read,
         message_key=message_key,
+    )
+
+
+def _check_run_dir(path: Path) -> None:
+    """InputError unless `path` is a listable directory holding at least one of the run's files:
+    the only problems that refuse the whole read rather than becoming findings."""
+    try:
+        entries = set(os.listdir(path))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot list the directory ({exc.strerror}).") from exc
+    if not entries & {*DOCUMENTS, EPISODES_JSONL}:
+        raise InputError(
+            f"{path}: not a closed run (no manifest.json, status.json, summary.json or "
+            "episodes.jsonl). Point evalview at the run directory itself."
+        )
+
+
+def _stat_files(reader: _Reader) -> tuple[dict[str, int], list[str]]:
+    """The size of every regular file the format names (so bounds are checked before anything
+    is read), and every result file's path, readable or not."""
+    sizes: dict[str, int] = {}
+    for rel in (*DOCUMENTS, EPISODES_JSONL):
+        st = reader.lstat(rel, required=True)
+        if st is not None:
+            sizes[rel] = st.st_size
+    result_stats = _result_paths(reader)
+    for rel, raw_st in result_stats:
+        st = reader.judge(rel, raw_st, required=False)
+        if st is not None:
+            sizes[rel] = st.st_size
+    return sizes, [rel for rel, _ in result_stats]
+
+
+def _within_bounds(reader: _Reader, sizes: dict[str, int], results: int) -> bool:
+    """False, with a finding for each bound exceeded, when episodes.jsonl and the result files
+    must not be read (the format's bounds on bytes and episodes; `reader.total` is set)."""
+    total = reader.total
+    ok = True
+    if total > MAX_BYTES:
+        reader.findings.append(
+            R.TOO_LARGE(
+                f"the run's files add up to {total / 2**20:.1f} MiB, over the format's bound of "
+                f"{MAX_BYTES // 2**20} MiB; episodes.jsonl and the result files were not read. "
+                "Split the run or remove oversized fields.",
+                # the largest file, so the finding names a place to start
+                file=max(sizes, key=lambda rel: sizes[rel]),
+            )
+        )
+        ok = False
+    if results > MAX_EPISODES:
+        reader.findings.append(
+            R.TOO_MANY_EPISODES(
+                f"episodes/ holds {results} result files, over the bound of "
+                f"{MAX_EPISODES:,}; episodes were not read. Split the run.",
+                file=EPISODES_DIR,
+            )
+        )
+        ok = False
+    return ok
+
+
+def _read_documents(
+    reader: _Reader, sizes: dict[str, int], read_episodes: bool
+) -> dict[str, dict[str, Any] | None]:
+    """manifest, status and summary, parsed (None: missing or unreadable). Over the bound on
+    bytes, each is still read if it alone is within it: the identity stays known."""
+    documents: dict[str, dict[str, Any] | None] = {}
+    for rel in DOCUMENTS:
+        small_enough = read_episodes or sizes.get(rel, 0) <= MAX_BYTES
+        raw = reader.read(rel, sizes[rel]) if rel in sizes and small_enough else None
+        documents[rel] = None if raw is None else reader.parse_object(raw, rel)
+        if reader.progress is not None:
+            reader.advance(sizes.get(rel, 0))
+    return documents
+
+
+def _read_records(
+    reader: _Reader, sizes: dict[str, int], by_bytes: dict[bytes, EpisodeRecord]
+) -> list[EpisodeRecord]:
+    """episodes.jsonl's records (none when it is missing or unreadable); fills `by_bytes`."""
+    if EPISODES_JSONL not in sizes:
+        return []
+    raw = reader.read(EPISODES_JSONL, sizes[EPISODES_JSONL])
+    return [] if raw is None else _read_jsonl(reader, raw, by_bytes)
+
+
+def _first_by_id(records: list[EpisodeRecord], eids: list[str | None]) -> dict[str, EpisodeRecord]:
+    """The first record of each episode id: the one a result file is compared with."""
+    first: dict[str, EpisodeRecord] = {}
+    for rec, eid in zip(records, eids, strict=True):
+        if eid is not None:
+            first.setdefault(eid, rec)
+    return first
+
+
+def _read_result_files(
+    reader: _Reader,
+    result_paths: list[str],
+    sizes: dict[str, int],
+    first_by_id: dict[str, EpisodeRecord],
+    by_bytes: dict[bytes, EpisodeRecord],
+) -> list[ResultFile]:
+    """Every result file, read in path order (a path without a size was refused at its stat)."""
+    result_files: list[ResultFile] = []
+    report = reader.progress is not None
+    for rel in result_paths:
+        if rel not in sizes:
+            result_files.append(ResultFile(rel, None, readable=False))
+            continue
+        raw = reader.read(rel, sizes[rel])
+        if report:
+            reader.advance(sizes[rel])
+        result_files.append(_result_file(reader, rel, raw, first_by_id, by_bytes))
+    return result_files
+
+
+def _result_file(
+    reader: _Reader,
+    rel: str,
+    raw: bytes | None,
+    first_by_id: dict[str, EpisodeRecord],
+    by_bytes: dict[bytes, EpisodeRecord],
+) -> ResultFile:
+    """One result file and how it matches the first record of its id. Bytes equal to a parsed
+    line (JSON whitespace aside) reuse that line's object: same bytes, same strict parse."""
+    if raw is None:
+        return ResultFile(rel, None, readable=False)
+    same = by_bytes.get(raw.strip(_JSON_WS))
+    data = same.data if same is not None else reader.parse_object(raw, rel)
+    if data is None:
+        return ResultFile(rel, None, readable=False)
+    eid = _get(data, "episode", "id")
+    eid = eid if isinstance(eid, str) else None
+    match = first_by_id.get(eid) if eid is not None else None
+    if match is None:
+        return ResultFile(rel, eid, readable=True, matched_line=None, differing_keys=())
+    return ResultFile(
+        rel,
+        eid,
+        readable=True,
+        matched_line=match.line,
+        differing_keys=() if match.data is data else _differing_keys(match.data, data),
+    )
+
+
+def _differing_keys(record: dict[str, Any] | None, data: dict[str, Any]) -> tuple[str, ...]:
+    """Top-level keys whose values differ between a record and its result file, sorted."""
+    if record == data:
+        return ()
+    assert record is not None
+    keys = sorted(set(record) | set(data))
+    return tuple(k for k in keys if record.get(k, _ABSENT) != data.get(k, _ABSENT))
+
+
+def _schedule(manifest: dict[str, Any] | None) -> tuple[str, ...]:
+    """The manifest's protocol.episode_ids, strings only (the audit reports the rest)."""
+    schedule_raw = _get(manifest, "protocol", "episode_ids")
+    if not isinstance(schedule_raw, list):
+        return ()
+    return tuple(x for x in schedule_raw if isinstance(x, str))
+
+
+def _identity(manifest: dict[str, Any] | None) -> Identity:
+    return Identity(
+        run_id=_text(_get(manifest, "run_id")),
+        benchmark_name=_text(_get(manifest, "benchmark", "name")),
+        benchmark_version=_text(_get(manifest, "benchmark", "version")),
+        protocol_version=_text(_get(manifest, "benchmark", "protocol_version")),
+        source_revision=_text(_get(manifest, "benchmark", "source_revision")),
+        policy_name=_text(_get(manifest, "policy", "name")),
+        policy_version=_text(_get(manifest, "policy", "version")),
+    )
+
+
+def _protocol(manifest: dict[str, Any] | None) -> Protocol:
+    fail_fast = _get(manifest, "protocol", "fail_fast")
+    return Protocol(
+        max_steps=_int(_get(manifest, "protocol", "max_steps")),
+        max_policy_calls=_int(_get(manifest, "protocol", "max_policy_calls")),
+        replan_interval=_int(_get(manifest, "protocol", "replan_interval")),
+        fail_fast=fail_fast if isinstance(fail_fast, bool) else None,
     )
 
 

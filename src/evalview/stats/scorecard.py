@@ -255,84 +255,24 @@ def score_run(
         raise ValueError(f"bootstrap resamples must be >= 0, got {bootstrap}")
     # The seed set and the off-protocol marks are read where contrasts read them (one place).
     facts = read_facts(run)
-    version: str | None = None
-    seed_set_problem: str | None = None
-    seed_set: SeedSet | None = None
-    missing: tuple[str, ...] = ()
-    if benchmark is not None:
-        version = version_problem(run, benchmark)
-        declared = declared_cases(run, benchmark)
-        seed_set_problem = declared.problem
-        cases, tasks = declared.cases, declared.tasks
-        seed_set, missing = declared.seed_set, declared.missing
-    else:
-        cases, tasks = run.scheduled(), run.tasks
-        seed_set = _declared_seed_set(facts)
-
-    unknown_view = policy.view_problem(view, benchmark, tuple(run.views))
-    group_view = view is not None and benchmark is None and unknown_view is None
-    if view is not None and unknown_view is None:
-        # a subset the benchmark declares, or one of the read's own task groups (LeRobot)
-        tasks = benchmark.subsets[view] if benchmark is not None else run.views[view]
-        keep = np.isin(cases.task, np.asarray(tasks, dtype=object))
-        cases = _take(cases, keep)
-        chosen = set(tasks)
-        missing = tuple(m for m in missing if m.rpartition("/")[0] in chosen)
-
+    sel = _selection(run, facts, benchmark, view)
+    cases, tasks, missing = sel.cases, sel.tasks, sel.missing
     errored = errored_cases(cases)
     audit_errors = tuple(f for f in findings if f.severity is Severity.ERROR)
-    state = policy.ReadState(
-        path=str(run.path),
-        version_problem=version,
-        seed_set_problem=seed_set_problem,
-        off_protocol=facts.off_protocol,
-        untagged=untagged_quality_tags(run),
-        view=view,
-        view_problem=unknown_view,
-        view_size_warning=(
-            policy.view_size_problem(view, benchmark.subsets[view], benchmark.source)
-            if view is not None and benchmark is not None and unknown_view is None
-            else None
-        ),
-        version_unverified=(
-            version_unverified(run, benchmark)
-            if benchmark is not None and version is None
-            else None
-        ),
-        seed_set=seed_set,
-        errored=errored,
-        audit_errors=audit_errors,
-        missing=missing,
-        has_tasks=bool(tasks),
-        allow_errors=allow_errors,
-        allow_off_protocol=allow_off_protocol,
-        group_view=group_view,
-        records_errors=run.records_errors,
+    state = _read_state(
+        run, facts, sel, errored, audit_errors, benchmark=benchmark, view=view,
+        allow_errors=allow_errors, allow_off_protocol=allow_off_protocol,
     )
-
     task_rows = _task_scores(cases, tasks, missing)
-    with_cases = [t for t in task_rows if t.selected > 0]
     name = view if view is not None and state.view_applied else f"all-{len(tasks)}"
-    per_task: tuple[npt.NDArray[np.int8], ...] = ()
-    if with_cases and len(with_cases) == len(task_rows):
-        value = all_tasks_mean([t.successes for t in task_rows], [t.selected for t in task_rows])
-        masks = (cases.task == t for t in tasks)
-        per_task = tuple(outcomes(cases.status[m], cases.success[m]) for m in masks)
-        boot = bootstrap_interval(list(per_task), bootstrap) if bootstrap else None
-        aggregate = Aggregate(
-            name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view
-        )
-    else:
-        aggregate = Aggregate(name, len(tasks), None, None, None, None, bootstrap, view)
-
+    aggregate, per_task = _aggregate(cases, tasks, task_rows, name, bootstrap, view)
     denominators = count(cases.status, cases.success, missing=len(missing))
-    ident = run.identity
     return Scorecard(
         path=str(run.path),
-        run_id=ident.run_id,
-        benchmark=ident.benchmark_name,
-        benchmark_version=ident.benchmark_version,
-        policy=ident.policy_name,
+        run_id=run.identity.run_id,
+        benchmark=run.identity.benchmark_name,
+        benchmark_version=run.identity.benchmark_version,
+        policy=run.identity.policy_name,
         denominators=denominators,
         rates=rates_of(denominators),
         tasks=tuple(task_rows),
@@ -340,7 +280,7 @@ def score_run(
         error_categories=category_counts(cases),
         termination_reasons=termination_counts(cases),
         errored=errored,
-        seed_set=seed_set,
+        seed_set=sel.seed_set,
         view=view if state.view_applied else None,
         missing_cases=missing,
         graded=None if metric is None else graded_metric(run, cases, tuple(tasks), metric),
@@ -353,6 +293,109 @@ def score_run(
         task_outcomes=per_task,
         source=_source(run, denominators, task_rows) if run.source_format else None,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Selection:
+    """The cases a read is scored over, and what choosing them found wrong."""
+
+    cases: EpisodeTable
+    tasks: tuple[str, ...]
+    #: declared cases absent from the run
+    missing: tuple[str, ...]
+    seed_set: SeedSet | None
+    version_problem: str | None = None
+    seed_set_problem: str | None = None
+    #: why `view` cannot be applied (None: no view asked, or a known one)
+    view_problem: str | None = None
+
+
+def _selection(
+    run: Run, facts: ReadFacts, benchmark: BenchmarkDeclaration | None, view: str | None
+) -> _Selection:
+    """The declaration's cases (missing ones too) or the run's schedule, narrowed to `view` when
+    the declaration or the read itself names it."""
+    if benchmark is not None:
+        version = version_problem(run, benchmark)
+        declared = declared_cases(run, benchmark)
+        sel = _Selection(
+            declared.cases, declared.tasks, declared.missing, declared.seed_set,
+            version_problem=version, seed_set_problem=declared.problem,
+        )
+    else:
+        sel = _Selection(run.scheduled(), run.tasks, (), _declared_seed_set(facts))
+    unknown_view = policy.view_problem(view, benchmark, tuple(run.views))
+    if view is None or unknown_view is not None:
+        return replace(sel, view_problem=unknown_view)
+    # a subset the benchmark declares, or one of the read's own task groups (LeRobot)
+    tasks = benchmark.subsets[view] if benchmark is not None else run.views[view]
+    keep = np.isin(sel.cases.task, np.asarray(tasks, dtype=object))
+    chosen = set(tasks)
+    missing = tuple(m for m in sel.missing if m.rpartition("/")[0] in chosen)
+    return replace(sel, cases=_take(sel.cases, keep), tasks=tasks, missing=missing)
+
+
+def _read_state(
+    run: Run,
+    facts: ReadFacts,
+    sel: _Selection,
+    errored: tuple[ErroredCase, ...],
+    audit_errors: tuple[Finding, ...],
+    *,
+    benchmark: BenchmarkDeclaration | None,
+    view: str | None,
+    allow_errors: bool,
+    allow_off_protocol: bool,
+) -> policy.ReadState:
+    """Every fact the refusals and labels depend on (evalview.stats.policy decides them)."""
+    return policy.ReadState(
+        path=str(run.path),
+        version_problem=sel.version_problem,
+        seed_set_problem=sel.seed_set_problem,
+        off_protocol=facts.off_protocol,
+        untagged=untagged_quality_tags(run),
+        view=view,
+        view_problem=sel.view_problem,
+        view_size_warning=(
+            policy.view_size_problem(view, benchmark.subsets[view], benchmark.source)
+            if view is not None and benchmark is not None and sel.view_problem is None
+            else None
+        ),
+        version_unverified=(
+            version_unverified(run, benchmark)
+            if benchmark is not None and sel.version_problem is None
+            else None
+        ),
+        seed_set=sel.seed_set,
+        errored=errored,
+        audit_errors=audit_errors,
+        missing=sel.missing,
+        has_tasks=bool(sel.tasks),
+        allow_errors=allow_errors,
+        allow_off_protocol=allow_off_protocol,
+        group_view=view is not None and benchmark is None and sel.view_problem is None,
+        records_errors=run.records_errors,
+    )
+
+
+def _aggregate(
+    cases: EpisodeTable,
+    tasks: tuple[str, ...],
+    task_rows: list[TaskScore],
+    name: str,
+    bootstrap: int,
+    view: str | None,
+) -> tuple[Aggregate, tuple[npt.NDArray[np.int8], ...]]:
+    """The all-T aggregate and each task's case outcomes (the bootstrap's input); no mean, and
+    no outcomes, when there is no task or a task has no selected case."""
+    if not task_rows or not all(t.selected > 0 for t in task_rows):
+        return Aggregate(name, len(tasks), None, None, None, None, bootstrap, view), ()
+    value = all_tasks_mean([t.successes for t in task_rows], [t.selected for t in task_rows])
+    masks = (cases.task == t for t in tasks)
+    per_task = tuple(outcomes(cases.status[m], cases.success[m]) for m in masks)
+    boot = bootstrap_interval(list(per_task), bootstrap) if bootstrap else None
+    aggregate = Aggregate(name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view)
+    return aggregate, per_task
 
 
 def with_bootstrap(card: Scorecard, resamples: int = DEFAULT_RESAMPLES) -> Scorecard:

@@ -372,7 +372,18 @@ def _single_env(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
 
 def _multi_task(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
     r.unknown_keys(doc, _MULTI_KEYS, ())
-    entries = doc.get("per_task")
+    tasks, videos, newer = _per_task(doc.get("per_task"), r)
+    groups: dict[str, list[str]] = {}
+    for t in tasks:
+        groups.setdefault(t.group, []).append(t.name)
+    _per_group(doc.get("per_group"), r, tasks, groups)
+    recorded, overall_newer = _overall(doc.get("overall"), r, tasks)
+    return LeRobotRead("multi-task", tasks, groups, recorded, newer or overall_newer, videos, [])
+
+
+def _per_task(entries: Any, r: _Reader) -> tuple[list[TaskRecord], int, bool]:
+    """The tasks of `per_task` (first of each name), the video paths their metrics record, and
+    whether any entry has the newer count keys."""
     if not isinstance(entries, list):
         r.at(R.STRUCTURE, ("per_task",), "per_task is not a list of tasks.")
         entries = []
@@ -382,91 +393,115 @@ def _multi_task(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
     newer = False
     for i, entry in enumerate(entries):
         path: Path = ("per_task", i)
-        if not isinstance(entry, dict):
-            r.at(R.STRUCTURE, path, "a per_task entry is not an object.")
-            continue
-        r.unknown_keys(entry, _TASK_KEYS, path)
-        group, tid = entry.get("task_group"), entry.get("task_id")
-        if not isinstance(group, str) or not group or "/" in group:
-            r.at(R.STRUCTURE, (*path, "task_group"), f"task_group is {_fmt(group)}, not a name.")
-            continue
-        if not (isinstance(tid, int | str) and not isinstance(tid, bool)) or str(tid) == "":
-            r.at(R.STRUCTURE, (*path, "task_id"), f"task_id is {_fmt(tid)}, not an id.")
-            continue
-        task = TaskRecord(group, str(tid), path)
-        if task.name in seen:
-            r.at(
-                R.DUPLICATE_TASK, path,
-                f"task {task.name} again (first at per_task[{seen[task.name]}]); only the first "
-                "is read.",
-            )
+        task = _task_of(entry, path, r, seen)
+        if task is None:
             continue
         seen[task.name] = i
         metrics = entry.get("metrics")
-        if not isinstance(metrics, dict):
+        if isinstance(metrics, dict):
+            videos += _read_metrics(task, metrics, path, r)
+            newer = newer or any(k in entry for k in _COUNTS)
+            r.aggregates(entry, path, [task])
+        else:
             what = "missing" if metrics is None else "not an object"
             r.at(R.STRUCTURE, (*path, "metrics"), f"metrics is {what}: no episode read.")
-            tasks.append(task)
-            continue
-        r.unknown_keys(metrics, _METRICS_KEYS, (*path, "metrics"))
-        lists: dict[str, list[Any]] = {}
-        for key in ("successes", "sum_rewards", "max_rewards"):
-            value = metrics.get(key)
-            if not isinstance(value, list):
-                r.at(R.STRUCTURE, (*path, "metrics", key), f"{key} is not a list.")
-                value = []
-            lists[key] = value
-        lengths = {k: len(v) for k, v in lists.items()}
-        if len(set(lengths.values())) > 1:
-            shown = ", ".join(f"{k} {n}" for k, n in lengths.items())
-            r.at(R.LENGTHS, (*path, "metrics"), f"the lists differ in length ({shown}).")
-        n = lengths["successes"]
-        mpath: Path = (*path, "metrics")
-        task.successes = r.successes_of(lists["successes"], (*mpath, "successes"), task.name)
-        task.sum_rewards = r.rewards_of(lists["sum_rewards"], n, (*mpath, "sum_rewards"), task.name)
-        task.max_rewards = r.rewards_of(lists["max_rewards"], n, (*mpath, "max_rewards"), task.name)
-        task.episode_ix = list(range(n))
-        task.seeds = [None] * n
-        task.lines = r.loc.element_lines((*r.prefix, *mpath, "successes"))
-        if len(task.lines) != n:
-            task.lines = [r.loc.line((*r.prefix, *mpath, "successes")) or 0] * n
-        for key in _VIDEOS:
-            if isinstance(v := metrics.get(key), list):
-                videos += len(v)
-        newer = newer or any(k in entry for k in _COUNTS)
-        r.aggregates(entry, path, [task])
         tasks.append(task)
-    groups: dict[str, list[str]] = {}
-    for t in tasks:
-        groups.setdefault(t.group, []).append(t.name)
-    per_group = doc.get("per_group")
+    return tasks, videos, newer
+
+
+def _task_of(entry: Any, path: Path, r: _Reader, seen: dict[str, int]) -> TaskRecord | None:
+    """The (still empty) task of one per_task entry; None, with a finding, when the entry is not
+    an object, has no usable task_group or task_id, or repeats a task already read."""
+    if not isinstance(entry, dict):
+        r.at(R.STRUCTURE, path, "a per_task entry is not an object.")
+        return None
+    r.unknown_keys(entry, _TASK_KEYS, path)
+    group, tid = entry.get("task_group"), entry.get("task_id")
+    if not isinstance(group, str) or not group or "/" in group:
+        r.at(R.STRUCTURE, (*path, "task_group"), f"task_group is {_fmt(group)}, not a name.")
+        return None
+    if not (isinstance(tid, int | str) and not isinstance(tid, bool)) or str(tid) == "":
+        r.at(R.STRUCTURE, (*path, "task_id"), f"task_id is {_fmt(tid)}, not an id.")
+        return None
+    task = TaskRecord(group, str(tid), path)
+    if task.name in seen:
+        r.at(
+            R.DUPLICATE_TASK, path,
+            f"task {task.name} again (first at per_task[{seen[task.name]}]); only the first "
+            "is read.",
+        )
+        return None
+    return task
+
+
+def _read_metrics(task: TaskRecord, metrics: dict[str, Any], path: Path, r: _Reader) -> int:
+    """Fill `task`'s episodes from its metrics lists; the number of video paths they record."""
+    mpath: Path = (*path, "metrics")
+    r.unknown_keys(metrics, _METRICS_KEYS, mpath)
+    lists = _metric_lists(metrics, mpath, r)
+    n = len(lists["successes"])
+    task.successes = r.successes_of(lists["successes"], (*mpath, "successes"), task.name)
+    task.sum_rewards = r.rewards_of(lists["sum_rewards"], n, (*mpath, "sum_rewards"), task.name)
+    task.max_rewards = r.rewards_of(lists["max_rewards"], n, (*mpath, "max_rewards"), task.name)
+    task.episode_ix = list(range(n))
+    task.seeds = [None] * n
+    task.lines = r.loc.element_lines((*r.prefix, *mpath, "successes"))
+    if len(task.lines) != n:
+        task.lines = [r.loc.line((*r.prefix, *mpath, "successes")) or 0] * n
+    return sum(len(v) for k in _VIDEOS if isinstance(v := metrics.get(k), list))
+
+
+def _metric_lists(metrics: dict[str, Any], mpath: Path, r: _Reader) -> dict[str, list[Any]]:
+    """successes, sum_rewards and max_rewards (empty where not a list); EV702 when their
+    lengths differ (the successes' length is the task's episode count)."""
+    lists: dict[str, list[Any]] = {}
+    for key in ("successes", "sum_rewards", "max_rewards"):
+        value = metrics.get(key)
+        if not isinstance(value, list):
+            r.at(R.STRUCTURE, (*mpath, key), f"{key} is not a list.")
+            value = []
+        lists[key] = value
+    lengths = {k: len(v) for k, v in lists.items()}
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{k} {n}" for k, n in lengths.items())
+        r.at(R.LENGTHS, mpath, f"the lists differ in length ({shown}).")
+    return lists
+
+
+def _per_group(
+    per_group: Any, r: _Reader, tasks: list[TaskRecord], groups: dict[str, list[str]]
+) -> None:
+    """Check each recorded group summary against its tasks, and the groups against per_task."""
     if per_group is None:
         r.at(R.STRUCTURE, ("per_group",), "per_group is missing.")
-    elif not isinstance(per_group, dict):
+        return
+    if not isinstance(per_group, dict):
         r.at(R.STRUCTURE, ("per_group",), "per_group is not an object.")
-    else:
-        for g, summary in per_group.items():
-            gpath: Path = ("per_group", g)
-            if not isinstance(summary, dict):
-                r.at(R.STRUCTURE, gpath, "a group summary is not an object.")
-                continue
-            r.unknown_keys(summary, _GROUP_KEYS, gpath)
-            if g not in groups:
-                r.at(R.GROUP_MISMATCH, gpath, f"group {g!r} has no task in per_task.")
-            r.aggregates(summary, gpath, [t for t in tasks if t.group == g])
-        for g in groups:
-            if g not in per_group:
-                r.at(
-                    R.GROUP_MISMATCH, ("per_group",),
-                    f"group {g!r} of per_task is missing from per_group.",
-                )
-    overall = doc.get("overall")
-    recorded = None
-    if isinstance(overall, dict):
-        r.unknown_keys(overall, _OVERALL_KEYS, ("overall",))
-        r.aggregates(overall, ("overall",), tasks)
-        recorded = overall.get("pc_success") if _is_number(overall.get("pc_success")) else None
-        newer = newer or "n_success" in overall
-    else:
+        return
+    for g, summary in per_group.items():
+        gpath: Path = ("per_group", g)
+        if not isinstance(summary, dict):
+            r.at(R.STRUCTURE, gpath, "a group summary is not an object.")
+            continue
+        r.unknown_keys(summary, _GROUP_KEYS, gpath)
+        if g not in groups:
+            r.at(R.GROUP_MISMATCH, gpath, f"group {g!r} has no task in per_task.")
+        r.aggregates(summary, gpath, [t for t in tasks if t.group == g])
+    for g in groups:
+        if g not in per_group:
+            r.at(
+                R.GROUP_MISMATCH, ("per_group",),
+                f"group {g!r} of per_task is missing from per_group.",
+            )
+
+
+def _overall(overall: Any, r: _Reader, tasks: list[TaskRecord]) -> tuple[float | None, bool]:
+    """Check `overall` against every task; its recorded pc_success, and whether it has the newer
+    count keys."""
+    if not isinstance(overall, dict):
         r.at(R.STRUCTURE, ("overall",), "overall is not an object.")
-    return LeRobotRead("multi-task", tasks, groups, recorded, newer, videos, [])
+        return None, False
+    r.unknown_keys(overall, _OVERALL_KEYS, ("overall",))
+    r.aggregates(overall, ("overall",), tasks)
+    recorded = overall.get("pc_success") if _is_number(overall.get("pc_success")) else None
+    return recorded, "n_success" in overall
