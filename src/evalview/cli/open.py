@@ -55,10 +55,12 @@ examples:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, for_help: bool = False) -> argparse.ArgumentParser:
+    """The app's options; `for_help` adds what evalview reads, from the reader registry (only
+    then: importing every reader before the first frame is what `evalview PATH` must not do)."""
     parser = argparse.ArgumentParser(
         prog="evalview",
-        description=DESCRIPTION + "\n" + formats_paragraph(),
+        description=DESCRIPTION + ("\n" + formats_paragraph() if for_help else ""),
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -135,7 +137,8 @@ def path_problem(path: Path) -> str | None:
 
 
 def main(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(list(argv))
+    argv = list(argv)
+    args = build_parser(for_help="-h" in argv or "--help" in argv).parse_args(argv)
     if len(args.paths) == 2:  # `evalview A B`: the compare screen (tui/compare_screen.py)
         problems = [m for m in (path_problem(Path(p)) for p in args.paths) if m is not None]
         if problems:
