@@ -58,8 +58,36 @@ class ScoreOptions:
 EXPORT_SCORING = ScoreOptions(allow_errors=True, allow_off_protocol=True)
 
 
+class OpenedRead:
+    """What every opened read answers, whatever its format (an episode read's `Session`, a
+    harness result's `HarnessSession`): where it is, its audit's counts and the one verdict, so
+    a door that only audits never asks which it has."""
+
+    path: Path
+    findings: list[Finding]
+    counts: dict[str, int]
+    address: Address | None
+
+    def _complete(self) -> None:
+        if not self.counts:
+            self.counts = count_by_severity(self.findings)
+        if self.address is None:
+            self.address = Address(self.path)
+
+    @property
+    def where(self) -> Address:
+        """The address, always set once built (`_complete` defaults it to the lone read)."""
+        assert self.address is not None
+        return self.address
+
+    @property
+    def verdict(self) -> tuple[str, str]:
+        """(style name, text) for the always-visible audit verdict, the same for every format."""
+        return audit_verdict(self.counts)
+
+
 @dataclass
-class Session:
+class Session(OpenedRead):
     """One opened run and everything the core said about it."""
 
     path: Path
@@ -84,16 +112,7 @@ class Session:
     address: Address | None = None
 
     def __post_init__(self) -> None:
-        if not self.counts:
-            self.counts = count_by_severity(self.findings)
-        if self.address is None:
-            self.address = Address(self.path)
-
-    @property
-    def where(self) -> Address:
-        """The address, typed as always set (`__post_init__` fills it)."""
-        assert self.address is not None
-        return self.address
+        self._complete()
 
     @property
     def reading_failed(self) -> bool:
@@ -102,10 +121,6 @@ class Session:
             f.severity is Severity.ERROR and f.code.startswith("EV1") for f in self.findings
         )
 
-    @property
-    def verdict(self) -> tuple[str, str]:
-        """(style name, text) for the always-visible audit verdict."""
-        return audit_verdict(self.counts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,7 +496,7 @@ def score(
 
 
 @dataclass
-class HarnessSession:
+class HarnessSession(OpenedRead):
     """An opened benchmark-harness result, audited once (`evalview.harness`)."""
 
     path: Path
@@ -491,20 +506,7 @@ class HarnessSession:
     address: Address | None = None
 
     def __post_init__(self) -> None:
-        if not self.counts:
-            self.counts = count_by_severity(self.findings)
-        if self.address is None:
-            self.address = Address(self.path)
-
-    @property
-    def where(self) -> Address:
-        assert self.address is not None
-        return self.address
-
-    @property
-    def verdict(self) -> tuple[str, str]:
-        """(style name, text) for the always-visible audit verdict (the same words as a run's)."""
-        return audit_verdict(self.counts)
+        self._complete()
 
 
 def _harness_session(address: Address, hf: HarnessFile) -> HarnessSession:

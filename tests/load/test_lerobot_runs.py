@@ -143,3 +143,16 @@ def test_compare_refuses_different_seeds_naming_the_first(tmp_path: Path) -> Non
     b = load_run(write(tmp_path / "b.json", other))
     with pytest.raises(Refused, match=r"episode env/0/ep7 ran seed 1007 in .* but seed 1107"):
         compare_runs(a, b)
+
+
+@pytest.mark.parametrize("per_task", [5, True, "x", {}, None])
+def test_a_per_task_that_is_not_a_list_is_a_finding_not_a_traceback(
+    tmp_path: Path, per_task: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The episode bound counted `per_task` before the parse and raised TypeError on a number."""
+    from evalview.cli import main
+
+    doc = {"per_task": per_task, "per_group": {}, "overall": {}}
+    path = write(tmp_path / "eval_info.json", doc)
+    assert main(["check", str(path), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["counts"]["error"] >= 1

@@ -27,8 +27,7 @@ from evalview.harness.score import HarnessScore, score_harness
 from evalview.load.harness_result import EXPORTED_FORMAT
 from evalview.model.harness import BenchmarkResult
 from evalview.model.harness_file import HarnessFile
-from evalview.report.destination import check_destination, write_new_directory
-from evalview.report.export import AuditRefused
+from evalview.report.destination import AuditRefused, check_destination, write_new_directory
 from evalview.report.sanitize import Scrubber, local_user_names
 from evalview.session import HarnessSession
 

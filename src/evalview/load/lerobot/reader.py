@@ -86,7 +86,9 @@ def _episode_count(doc: dict[str, Any]) -> int:
     if isinstance(eps := doc.get("per_episode"), list):
         return len(eps)
     total = 0
-    for entry in doc.get("per_task") or []:
+    per_task = doc.get("per_task")
+    # a bound, counted before the parse: any other shape is the parser's to report (EV7xx)
+    for entry in per_task if isinstance(per_task, list) else []:
         metrics = entry.get("metrics") if isinstance(entry, dict) else None
         if isinstance(metrics, dict) and isinstance(s := metrics.get("successes"), list):
             total += len(s)
