@@ -205,3 +205,23 @@ def test_key_e_refuses_a_harness_result_with_audit_errors(tmp_path: Path) -> Non
     assert outcome == "refused" and index is None
     assert "Refused" in status and "Nothing was written" in status
     assert not dest.exists()
+
+
+def test_the_header_stays_on_top_at_80_by_24() -> None:
+    """The file, verdict and refusal lines are the first lines on screen (they were scrolled
+    past, above the tab bar), on every tab."""
+
+    async def main() -> None:
+        app = _app("gpu-calc-hard-undeclared-difference.json")
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await _opened(pilot)
+            for key in ("1", "4", "3", "1"):
+                await pilot.press(key)
+                await pilot.pause()
+                header = screen.query_one("#harness-header", Static)
+                assert header.region.y == 0 and header.region.height >= 3
+                assert screen.scroll_y == 0
+            text = str(header.render())
+            assert "refused" in text and "2 errors" in text
+
+    asyncio.run(main())
