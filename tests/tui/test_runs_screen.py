@@ -221,3 +221,54 @@ def test_a_filter_typed_right_after_slash_is_not_lost(tmp_path: Path) -> None:
         assert screen.search == "mid/"
 
     _with(_folder(tmp_path), body)
+
+
+def test_an_empty_folder_says_what_would_have_been_a_read(tmp_path: Path) -> None:
+    """It opened an empty screen with no hint; the formats come from the reader registry."""
+    from textual.widgets import Static
+
+    from evalview.load.registry import READERS
+
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    (folder / "notes.json").write_text('{"comment": "not a read"}')
+
+    async def main() -> None:
+        app = EvalViewApp(folder, jobs=1)
+        async with app.run_test(size=(160, 40)) as pilot:
+            await wait_for(pilot, lambda: showing(app, RunsScreen) and app.screen.done)
+            await pilot.pause()
+            title = " ".join(str(app.screen.query_one("#runs-title", Static).render()).split())
+            assert "No read found here. evalview reads:" in title
+            assert all(r.described.split(" (")[0] in title for r in READERS)
+
+    run(main())
+
+
+def test_a_harness_result_is_a_row_per_arm_and_enter_opens_its_screen(tmp_path: Path) -> None:
+    """Harness results were left out of the Runs screen (check DIR audited them)."""
+    from evalview.tui.harness_screen import HarnessScreen
+
+    folder = tmp_path / "harness"
+    folder.mkdir()
+    shutil.copy(SAMPLE_RUNS / "harness" / "gpu-calc-hard-single-seed.json", folder)
+
+    async def main() -> None:
+        app = EvalViewApp(folder, jobs=1)
+        async with app.run_test(size=(160, 40)) as pilot:
+            await wait_for(pilot, lambda: showing(app, RunsScreen) and app.screen.done)
+            screen = app.screen
+            assert isinstance(screen, RunsScreen)
+            arms = [e.row.arm for e in screen.entries if e.row is not None]
+            assert arms == [
+                "cold-start-only", "sft-continued", "opd-raw-teacher",
+                "opd-privileged-context", "opd-protocol-sft-teacher",
+            ]
+            assert all(e.row is not None and e.row.counts["warning"] == 4 for e in screen.entries)
+            screen.query_one(VirtualTable).focus()
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: showing(app, HarnessScreen))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: showing(app, RunsScreen))
+
+    run(main())

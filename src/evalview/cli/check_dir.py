@@ -71,10 +71,12 @@ def _no_reads(root: Path, skipped: list[dict[str, Any]], truncated: str | None) 
         else ""
     )
     cut = f"; {truncated}" if truncated else ""
+    from evalview.load.registry import formats_sentence
+
     return (
         f"{root}: not a closed run (no manifest.json, status.json, summary.json or "
-        f"episodes.jsonl), and no read found in it as a folder{seen}{cut}. Point evalview at "
-        "the run directory itself, a result.json, or a folder holding them."
+        f"episodes.jsonl), and no read found in it as a folder{seen}{cut}. "
+        + formats_sentence()
     )
 
 

@@ -56,13 +56,13 @@ class UnreadableScreen(Screen[None]):
         *,
         exit_code: int = 2,
         title: str = "This run could not be opened",
-        hint: str = (
-            "Pass a closed-run directory (the one holding manifest.json), a results JSON or a "
-            "PSR checkpoint-inputs JSON. `evalview check PATH` prints the same message for "
-            "scripts."
-        ),
+        hint: str | None = None,
     ) -> None:
         super().__init__(id="unreadable")
+        if hint is None:  # what evalview reads, from the reader registry's declarations
+            from evalview.load.registry import formats_sentence
+
+            hint = formats_sentence() + " `evalview check PATH` prints the same message."
         self.path = path
         self.message = message
         self.exit_code = exit_code

@@ -347,6 +347,7 @@ class RunsScreen(Screen[None]):
         self._scan(keep)
 
     def on_runs_screen_failed(self, message: Failed) -> None:
+        from evalview.load.registry import formats_sentence
         from evalview.tui.loading import UnreadableScreen
 
         self.app.switch_screen(
@@ -354,7 +355,7 @@ class RunsScreen(Screen[None]):
                 self.root,
                 message.message,
                 title="This folder could not be read",
-                hint="Pass a folder you may list, a closed-run directory or a results JSON.",
+                hint="Pass a folder you may list. " + formats_sentence(),
             )
         )
 
@@ -451,8 +452,13 @@ class RunsScreen(Screen[None]):
             parts.append(f"{len(self.skipped)} skipped (not reads)")
         if getattr(self.app, "watching", False):
             parts.append("changing…" if self.changing else "watching")
+        hint = ""
+        if self.done and not reads:  # an empty screen says what would have been a read
+            from evalview.load.registry import formats_sentence
+
+            hint = "\n[dim]No read found here. " + escape(formats_sentence()) + "[/]"
         self.query_one("#runs-title", Static).update(
-            f"[bold]{escape(str(self.root))}[/]  " + escape(" · ".join(parts))
+            f"[bold]{escape(str(self.root))}[/]  " + escape(" · ".join(parts)) + hint
         )
         shown = f"showing {len(self.view)}"
         sort = f"sorted by {SORTS[self.sort_key]}{' (reversed)' if self.descending else ''}"
