@@ -25,6 +25,7 @@ from evalview.tui.clipboard import copy_to_clipboard
 from evalview.tui.fmt import count_text
 from evalview.tui.keygate import focus_search
 from evalview.tui.safe import esc, plain
+from evalview.tui.search_field import SearchField
 from evalview.tui.vtable import Column, VirtualTable
 
 STATUSES = (COMPLETED, ERROR, UNATTEMPTED, INVALID)
@@ -228,7 +229,9 @@ class EpisodesPane(Vertical):
                 compact=True,
             )
             yield Select(_options(OUTCOMES), prompt="outcome", id="f-outcome", compact=True)
-            yield Input(placeholder="search id, message, reason…  (/)", id="f-text", compact=True)
+            yield SearchField(
+                placeholder="search id, message, reason…  (/)", id="f-text", compact=True
+            )
         yield VirtualTable(self._columns, id="episodes-table")
         yield Static(id="episodes-status", classes="status-line")
 

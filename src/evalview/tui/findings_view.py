@@ -25,6 +25,7 @@ from evalview.tui.messages import ShowEpisodes
 from evalview.tui.record import FileScreen, RecordScreen
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
+from evalview.tui.search_field import SearchField
 from evalview.tui.vtable import Column, VirtualTable
 
 #: The place and the message share what is left (`width=0`), so 80 columns show both and a
@@ -141,7 +142,7 @@ class FindingsPane(Vertical):
             f"{tally}   [dim]Enter opens what it names · c copies it[/]",
             classes="pane-title",
         )
-        yield Input(
+        yield SearchField(
             placeholder="search code, rule, place, message…  (/)",
             id="findings-search",
             compact=True,

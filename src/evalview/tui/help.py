@@ -27,6 +27,7 @@ HELP = """\
 | `←` `→` `h` `l` | scroll a wide table sideways |
 | `Enter` | open: a task's episodes, an episode's full record, a finding's record or file |
 | `Esc` | back from a record or file; close this help or a dialog |
+| `Esc` | in a search box: back to its list (the filter stays) |
 | `Backspace` | back from a record or file |
 | `ctrl+p` | command palette: type a task or an episode id to jump there, or "export" |
 | `e` | export result.json and a standalone index.html (`o` then opens the page) |

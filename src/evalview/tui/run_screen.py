@@ -9,7 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane, Tabs
 
 from evalview.session import Session
 from evalview.tui.episodes import EpisodeFilter, EpisodesPane
@@ -124,6 +124,13 @@ class RunScreen(Screen[None]):
                 if table.focusable:
                     self.set_focus(table)
                     return
+        # A tab with no table (Overview): the focus must not stay in the pane just hidden, or
+        # Textual moves it on to that pane's search field, which re-activates its tab and takes
+        # every later key as text (pressing 2 then 1 trapped the reviewer in Tasks' search).
+        # The tab bar takes it, as when the app opens.
+        hidden = [n for n in (focused.ancestors if focused else []) if isinstance(n, TabPane)]
+        if hidden and hidden[0].id != pane_id:
+            self.set_focus(self.query_one(TabbedContent).query_one(Tabs))
 
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:

@@ -21,6 +21,7 @@ from evalview.tui.keygate import focus_search
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.safe import esc as escape
 from evalview.tui.safe import plain
+from evalview.tui.search_field import SearchField
 
 BAR_WIDTH = 31
 
@@ -64,7 +65,7 @@ class TasksPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="tasks-title", classes="pane-title")
-        yield Input(
+        yield SearchField(
             placeholder="search task names…  (/)", id="tasks-search", compact=True, classes="search"
         )
         yield DataTable(id="tasks-table", cursor_type="row", zebra_stripes=True)
