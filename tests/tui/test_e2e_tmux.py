@@ -207,3 +207,33 @@ def test_harness_result_opens_its_arms_tab_in_a_real_terminal(terminal: Terminal
     terminal.wait_for("EV804")
     terminal.keys("q")
     assert terminal.exit_status() == "0"
+
+
+def test_2_then_1_then_q_quits_in_a_real_terminal(terminal: Terminal) -> None:
+    """The trap a reviewer met: after 2 then 1, `q` was typed into Tasks' search box."""
+    terminal.start(f"{_evalview()} {EXAMPLE}")
+    terminal.wait_for("successes / selected", "run-1", "Overview")
+    time.sleep(1.0)  # wait a few seconds, as the reviewer did
+    terminal.keys("2")
+    terminal.wait_for("Wilson 95 %")
+    time.sleep(0.3)
+    terminal.keys("1")
+    terminal.wait_for("Aggregate", "Denominators")
+    time.sleep(0.3)
+    terminal.keys("q")
+    assert terminal.exit_status() == "0"
+
+
+def test_harness_result_help_and_header_in_a_real_terminal(terminal: Terminal) -> None:
+    """The one app: `?` shows the help over a harness result, and at 80 x 24 its header is on
+    the first line (it was scrolled past, above the tab bar)."""
+    sample = SAMPLE_RUNS / "harness" / "gpu-calc-hard-undeclared-difference.json"
+    terminal.start(f"{_evalview()} {sample}", size=(80, 24))
+    screen = terminal.wait_for("benchmark-harness result", "Arms")
+    assert screen.splitlines()[0].startswith("gpu-calc-hard-undeclared-difference")
+    terminal.keys("?")
+    terminal.wait_for("evalview keys")
+    terminal.keys("Escape")
+    terminal.wait_for("Arms", absent="evalview keys")
+    terminal.keys("q")
+    assert terminal.exit_status() == "0"

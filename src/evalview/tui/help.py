@@ -105,6 +105,15 @@ A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, 
 | `space` | mark the read A, then B (a third mark replaces the oldest) |
 | `c` | compare the two marked reads (as `compare --read-a --read-b`); `Esc` back |
 
+## Benchmark-harness result: `evalview RESULT.json`
+
+| key | does |
+| --- | --- |
+| `1`–`4` | switch tab: 1 Arms, 2 Measured, 3 Controls, 4 Findings |
+| `e` | export the sanitized result.json and index.html (refused while the audit has errors) |
+| `w` | watch: re-read the file when it changes |
+| `Esc` | back to the Runs screen, when opened from one |
+
 ## Compare screen: `evalview A B`
 
 | key | does |
