@@ -167,7 +167,16 @@ def test_two_marked_reads_compare(tmp_path: Path) -> None:
         assert [screen.entries[i].candidate.rel for i in screen.marked] == ["a-low", "b-high"]
         await pilot.press("c")
         await wait_for(pilot, lambda: showing(pilot.app, RunsCompare))
-        assert pilot.app.screen.comparison.a.label.endswith("a-low")  # type: ignore[attr-defined]
+        compare = pilot.app.screen
+        assert compare.comparison.a.label.endswith("a-low")  # type: ignore[attr-defined]
+        # both sides keep their verdict and successes / selected, as `evalview A B` shows them
+        heads = compare.headlines  # type: ignore[attr-defined]
+        assert heads is not None
+        assert [(h.successes, h.selected) for h in heads] == [
+            (r.successes, r.selected)
+            for r in (screen.entries[i].row for i in screen.marked)
+            if r is not None
+        ]
         await pilot.press("escape")
         await wait_for(pilot, lambda: pilot.app.screen is screen)
 
