@@ -137,7 +137,7 @@ def _read(source: Source, options: ReadOptions) -> Reading:
 #: Joins the registry (`evalview.load.registry.READERS`): no episode read, the file as payload.
 READER = Reader(
     name=FORMAT,
-    summary="miniVERL benchmark-harness result (BenchmarkResult, schema 1 or 2): arms x seeds",
+    summary="miniVERL benchmark-harness result (BenchmarkResult, schema 1, 2 or 3): arms x seeds",
     detect=_detect,
     read=_read,
     holds="arms",
