@@ -221,7 +221,41 @@ def _specs() -> list[Spec]:
     return specs
 
 
-SPECS: dict[str, Spec] = {s.id: s for s in _specs()}
+# -- published miniVERL results (issue 21) -----------------------------------------------------
+# The BenchmarkResult files miniVERL itself publishes (schema 1, 2 and 3, sorted keys as the
+# harness writes them), byte-identical in tests/fixtures/miniverl (README: source, commit,
+# license), and one hostile schema-3 variant: an invalidated RecoveryBench result (EV817).
+
+MINIVERL = REPO / "tests" / "fixtures" / "miniverl"
+
+
+def _harness_sorted_edit(src: Path, edit: Callable[[Any], None]) -> Build:
+    """A copy with one edit, written back as the harness writes (sorted keys, indent 2)."""
+
+    def build(dest: Path, _scratch: Path) -> None:
+        doc = json.loads(src.read_text(encoding="utf-8"))
+        edit(doc)
+        dest.write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+    return build
+
+
+def _invalidate(doc: Any) -> None:
+    doc["invalidation_status"] = {"valid": False, "reasons": ["teacher gate re-run"]}
+
+
+def _miniverl_published_specs() -> list[Spec]:
+    specs = [
+        Spec(f"miniverl:{f.stem}", HARNESS, f.name, _copy(f))
+        for f in sorted(MINIVERL.glob("*.json"))
+    ]
+    wall = MINIVERL / "recoverybench-v1-equal-wall-time.json"
+    specs.append(Spec("hostile:miniverl-schema3-invalidated", HARNESS, wall.name,
+                      _harness_sorted_edit(wall, _invalidate), broken=True))
+    return specs
+
+
+SPECS: dict[str, Spec] = {s.id: s for s in _specs() + _miniverl_published_specs()}
 
 
 @dataclass(frozen=True)

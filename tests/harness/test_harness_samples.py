@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from evalview.harness.audit import audit_harness
@@ -55,3 +57,36 @@ def test_v1_sample_uses_v1_names() -> None:
     assert set(hf.result.arms[0].legacy_names) == {"selected_training_tokens", "seconds",
                                                   "cache_bytes"}
     assert b"NaN" in (SAMPLES / "cpu-toy-calc-equal-update-v1.json").read_bytes()
+
+
+#: What a schema-3 (RecoveryBench) file adds to schema 2, at the top and in each arm.
+SCHEMA_3_ONLY = {"budget_view", "frozen_dataset_identity", "hypothesis_ids",
+                 "invalidation_status", "overshoot", "preregistration_digest",
+                 "preregistration_sha", "recovery_metrics", "result_analysis_version",
+                 "selected_teacher_candidate", "stop_criterion", "task_level_artifacts",
+                 "task_schedule_digest", "teacher_gate_results", "teacher_preparation_cost",
+                 "template_registry_digest", "template_registry_version"}
+ARM_SCHEMA_3_ONLY = {"frozen_dataset_identity", "overshoot", "recovery_metrics",
+                     "stop_criterion", "task_level_artifact"}
+
+
+def test_schema_2_samples_have_the_real_field_set_and_key_order() -> None:
+    """The generator writes what the harness writes: the published RecoveryBench file's keys
+    (less what only schema 3 adds), sorted as canonical_json sorts them."""
+    from helpers.paths import MINIVERL
+
+    real = json.loads((MINIVERL / "recoverybench-v1-equal-updates.json").read_text("utf-8"))
+    for path in sorted((SAMPLE_RUNS / "harness").glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc["schema_version"] != 2:
+            continue
+        assert set(doc) == set(real) - SCHEMA_3_ONLY, path.name
+        assert list(doc) == sorted(doc), path.name
+        for record in doc["arms"]:
+            assert set(record) == set(real["arms"][0]) - ARM_SCHEMA_3_ONLY, path.name
+            assert list(record) == sorted(record), path.name
+            assert record["parsed_tool_calls"] <= record["emitted_tool_calls"]
+            assert (record["tool_execution_successes"] + record["tool_execution_errors"]
+                    == record["parsed_tool_calls"])
+            assert record["parse_valid_tool_call_rate"] == pytest.approx(
+                record["parsed_tool_calls"] / record["emitted_tool_calls"])

@@ -12,3 +12,6 @@ SAMPLE_RUNS = REPO / "sample_runs"
 #: The example closed run (12 episodes, 4 errored), vendored byte-identical to the one the format
 #: ships with; tests/audit/test_vendored_example.py keeps the two identical.
 EXAMPLE = REPO / "tests" / "audit" / "fixtures" / "closed-run-small"
+#: Published miniVERL benchmark results (schema 1, 2, 3) and their own tables, byte-identical to
+#: the harness's repository (tests/fixtures/miniverl/README.md names the commit and license).
+MINIVERL = REPO / "tests" / "fixtures" / "miniverl"

@@ -225,3 +225,42 @@ def test_the_header_stays_on_top_at_80_by_24() -> None:
             assert "refused" in text and "2 errors" in text
 
     asyncio.run(main())
+
+
+def test_a_recoverybench_result_has_its_recovery_tab_and_header_line() -> None:
+    """Schema 3: the budget view, its overshoot and validity stay in the header; `5` shows
+    strict success beside recovery after error, each read's stop and overshoot."""
+    from helpers.paths import MINIVERL
+
+    async def main() -> None:
+        app = EvalViewApp(MINIVERL / "recoverybench-v1-equal-selected-tokens.json")
+        async with app.run_test(size=(160, 48)) as pilot:
+            await _opened(pilot)
+            header = str(app.screen.query_one("#harness-header", Static).render())
+            assert "budget view equal_selected_training_tokens" in header
+            assert "max overshoot 646 selected_training_tokens" in header and "valid" in header
+            await pilot.press("5")
+            await _until(pilot, lambda: app.screen.query_one(TabbedContent).active == "recovery")
+            table = app.screen.query_one("#recovery-table", DataTable)
+            assert table.row_count == 12  # 3 arms + 9 reads
+            assert _cells(table, "recovery")[:2] == ["1.8 %", "0.0 %"]
+            stops = _cells(table, "stop (kind actual/target)")
+            assert "selected_training_tokens 6675/6224" in stops
+            assert _cells(table, "overshoot")[0] == "max 646"
+            text = str(app.screen.query_one("#recovery-text", Static).render())
+            assert "kind=selected_training_tokens, target=6224" in text
+
+    asyncio.run(main())
+
+
+def test_key_5_on_an_older_result_says_there_is_no_recovery_tab() -> None:
+    async def main() -> None:
+        app = _app("gpu-calc-hard-single-seed.json")
+        async with app.run_test(size=(150, 40)) as pilot:
+            await _opened(pilot)
+            assert not app.screen.query("#recovery")
+            await pilot.press("5")
+            await pilot.pause()
+            assert app.screen.query_one(TabbedContent).active == "arms"
+
+    asyncio.run(main())

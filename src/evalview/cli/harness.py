@@ -19,6 +19,7 @@ from evalview.cli.output import (
     escape,
     pct,
 )
+from evalview.fmt import pairs, short_number
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -112,7 +113,10 @@ def print_score(out: Console, card: HarnessScore, path: str) -> None:
     for label in card.labels:
         out.print(f"[bold yellow]{escape(label)}[/]")
     out.print()
-    for block in (_arm_lines(card), _read_lines(card), _measured_lines(card)):
+    for block in (_arm_lines(card), _read_lines(card), _recovery_lines(card),
+                  _measured_lines(card)):
+        if not block:
+            continue
         for line in block:
             out.print(line)
         out.print()
@@ -210,6 +214,52 @@ def _read_lines(card: HarnessScore) -> list[str]:
             lines.append(_line([(row.name, -w), (str(r.seed), 9), (solved, 17), (pct(r.rate), 7),
                                 (_iv(r.wilson95), 13)], row))
     lines.append("[dim]greedy evaluation, one trajectory per task: rollouts = tasks[/]")
+    return lines
+
+
+def _recovery_lines(card: HarnessScore) -> list[str]:
+    """Schema 3 (RecoveryBench): the budget view with its stop and overshoot, the recovery after
+    a tool error beside strict success, and the invalidation status. Empty for older files."""
+    rec = card.recovery
+    if rec is None:
+        return []
+    w = _name_width(card)
+    status = rec.get("invalidation_status")
+    valid = isinstance(status, dict) and status.get("valid") is True and not status.get("reasons")
+    lines = [
+        "[bold]RecoveryBench (schema 3): budget view, stop, overshoot, recovery[/]",
+        f"budget view: {escape(str(rec.get('budget_view')))} · stop criterion: "
+        f"{escape(pairs(rec.get('stop_criterion')))} · overshoot: "
+        f"{escape(pairs(rec.get('overshoot')))}",
+        ("invalidation status: " + ("valid, no reasons" if valid
+                                    else f"[bold red]{escape(pairs(status))}[/]")
+         + f" · preregistration {escape(str(rec.get('preregistration_sha')))} · hypotheses "
+         f"{escape(', '.join(map(str, rec.get('hypothesis_ids') or [])) or 'none')} · "
+         f"recovery metrics: {escape(pairs(rec.get('recovery_metrics')))}"),
+        "[dim]" + _line([("arm", -w), ("strict mean", 11), ("recovery mean", 13),
+                         ("max overshoot", 13)]) + "[/]",
+    ]
+    for row in card.arms:
+        over = row.overshoot_max
+        lines.append(_line([(row.name, -w), (pct(row.mean), 11),
+                            (pct(row.recovery_after_error_mean), 13),
+                            ("—" if over is None else short_number(over), 13)], row))
+    lines.append("[dim]" + _line([("arm", -w), ("seed", 9), ("strict", 7), ("recovery", 9),
+                                  ("stop (kind actual/target)", -32), ("overshoot", 10)]) + "[/]")
+    for row in card.arms:
+        for r in row.reads:
+            if r.recovery is None:
+                continue
+            stop = r.recovery.stop_criterion or {}
+            stop_text = (f"{stop.get('kind')} {short_number(stop.get('actual'))}/"
+                         f"{short_number(stop.get('target'))}" if stop else "not recorded")
+            over = r.recovery.overshoot_value
+            lines.append(_line([
+                (row.name, -w), (str(r.seed), 9), (pct(r.recovery.strict_task_success_rate), 7),
+                (pct(r.recovery.recovery_after_error_rate), 9), (stop_text, -32),
+                ("—" if over is None else short_number(over), 10)], row))
+    lines.append("[dim]recovery: recovery_after_error_rate of the arm's recovery_metrics (—: not "
+                 "recorded, never zero); overshoot: actual − target on the arm's stop axis[/]")
     return lines
 
 

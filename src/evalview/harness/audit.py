@@ -21,8 +21,14 @@ from evalview.model.harness_file import HarnessFile
 
 #: The arm the harness ships as the shared starting point (0 optimizer steps by design).
 REFERENCE_ARM = "cold-start-only"
-#: Paths the harness adds itself; never a scientific difference.
-HARNESS_PATHS = frozenset({"run.name", "run.seed", "run.run_id", "report.enabled"})
+#: Paths the harness adds itself; never a scientific difference (the newest harness's
+#: `_HARNESS_DIFFERENCES`, offline-KD dataset bookkeeping included).
+HARNESS_PATHS = frozenset({"run.name", "run.seed", "run.run_id", "report.enabled",
+                           "offline_kd.trajectory_source", "offline_kd.dataset_path"})
+#: A common value the runtime resolves (`memory.strategy: auto` -> `resident`): in a file whose
+#: arms carry no separate runtime_resolution_diff, such a row is runtime resolution, not a
+#: declared difference (the newer harness files it under `runtime_resolution`).
+RUNTIME_RESOLVED = "auto"
 #: Config leaves that set the optimizer-step budget (steps = ceil(rollouts/accum) x cycles).
 SCHEDULE_PATHS = frozenset({
     "train.cycles",
@@ -51,7 +57,8 @@ def audit_harness(hf: HarnessFile) -> list[Finding]:
         return sort_findings(findings)
     res = hf.result
     for check in (_controls, _differences, _budget, _seeds, _single_seed, _reference,
-                  _measurement, _ratios, _counts, _local_identity):
+                  _measurement, _ratios, _counts, _local_identity, _recovery_provenance,
+                  _invalidated, _overshoot, _task_artifacts, _cap_stop):
         findings.extend(check(hf, res))
     return sort_findings(findings)
 
@@ -102,8 +109,17 @@ def _controls(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
 def declared_diff(arm: ArmResult) -> list[dict[str, Any]]:
     """The arm's scientific differences: `scientific_config_diff`, else (older v2 files) the
     compatibility `structured_diff` without the harness's own bookkeeping paths."""
-    rows = arm.scientific_config_diff or arm.structured_diff
+    if arm.scientific_config_diff:
+        rows = arm.scientific_config_diff
+    else:
+        rows = [r for r in arm.structured_diff if r.get("common") != RUNTIME_RESOLVED
+                and r.get("stage", "declared_vs_common") == "declared_vs_common"]
     return [r for r in rows if str(r.get("path", "")) not in HARNESS_PATHS]
+
+
+def is_measured(status: str) -> bool:
+    """`measured` and its qualified forms (`measured_primary`, `measured_diagnostic_...`)."""
+    return status == "measured" or status.startswith("measured_")
 
 
 def path_allowed(path: str, patterns: list[str]) -> bool:
@@ -235,7 +251,7 @@ def _measurement(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
     for arm in res.arms:
         status = arm.measurement_status
         if isinstance(status, str):
-            if status != "measured":
+            if not is_measured(status):
                 yield _where(hf, arm, (
                     f"{arm.key}: measurement_status is {status!r}, yet the arm reports a "
                     "success rate, times and counts. Only measured numbers may be published "
@@ -246,7 +262,7 @@ def _measurement(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
             unrecorded.append(arm)
             continue
         for key, value in status.items():
-            if value == "measured":
+            if is_measured(value):
                 continue
             fields = STATUS_FIELDS.get(key, ())
             shown = [f for f in fields if getattr(arm, f) is not None]
@@ -397,3 +413,159 @@ def _local_identity(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
             more = f" and {len(hits) - 3} more" if len(hits) > 3 else ""
             yield R.LOCAL_IDENTITY(f"{field} holds {shown}{more}. {fix}",
                                    file=hf.name, line=hf.key_line(field))
+
+
+#: What the harness's validator requires of a schema-3 result (None or [] is missing).
+V3_REQUIRED = (
+    "preregistration_sha", "preregistration_digest", "hypothesis_ids", "task_schedule_digest",
+    "template_registry_version", "template_registry_digest", "selected_teacher_candidate",
+    "teacher_gate_results", "teacher_preparation_cost", "budget_view", "stop_criterion",
+    "recovery_metrics", "task_level_artifacts", "result_analysis_version", "invalidation_status",
+)
+#: Digest fields and the hex length each must have (a git commit, SHA-256 digests).
+V3_DIGESTS = (("preregistration_sha", 40), ("preregistration_digest", 64),
+              ("task_schedule_digest", 64), ("template_registry_digest", 64))
+_HEX = re.compile(r"[0-9a-f]+")
+
+
+def _is_hex(value: object, length: int) -> bool:
+    return isinstance(value, str) and len(value) == length and bool(_HEX.fullmatch(value))
+
+
+def _recovery_provenance(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
+    if not res.recovery:
+        return
+    missing = [k for k in V3_REQUIRED if getattr(res, k) in (None, [], {})]
+    if missing:
+        yield R.RECOVERY_PROVENANCE(
+            f"schema 3 without {', '.join(missing)}: the harness's validator refuses such a "
+            "result (benchmark schema v3 requires them), so its preregistration, budget view "
+            "and task-level evidence cannot be traced. Publish the file the harness wrote.",
+            file=hf.name, line=hf.key_line("schema_version"))
+    for key, length in V3_DIGESTS:
+        value = getattr(res, key)
+        if value is not None and not _is_hex(value, length):
+            yield R.RECOVERY_PROVENANCE(
+                f"{key} is {_v(value)}, not a {length}-character lowercase hex digest: the "
+                "preregistration or schedule it names cannot be checked against it.",
+                file=hf.name, line=hf.key_line(key))
+
+
+def _invalidated(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
+    status = res.invalidation_status
+    if status is None or (status.get("valid") is True and status.get("reasons") == []):
+        return
+    reasons = status.get("reasons")
+    why = (f"reasons {reasons}" if isinstance(reasons, list) and reasons
+           else "no reasons listed")
+    yield R.INVALIDATED(
+        f"invalidation_status is {_v(status)} ({why}): the run was invalidated after it was "
+        "recorded, and the harness's publisher refuses an invalidated result. Do not quote "
+        "its numbers.", file=hf.name, line=hf.key_line("invalidation_status"))
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def _overshoot(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
+    values: list[tuple[ArmResult, float]] = []
+    for arm in res.arms:
+        over = arm.overshoot
+        actual, target, value = (_number(over.get(k)) for k in ("actual", "target", "value"))
+        if value is None:
+            continue
+        values.append((arm, value))
+        problems = []
+        if actual is not None and target is not None and not _close(value, actual - target):
+            problems.append(f"value {value:g} is not actual - target = {actual:g} - "
+                            f"{target:g} = {actual - target:g}")
+        if value < 0:
+            problems.append(f"value {value:g} is negative: the arm stopped short of its "
+                            f"{over.get('axis')} target")
+        if problems:
+            yield _where(hf, arm, f"{arm.key}: overshoot " + "; ".join(problems) + ".",
+                         R.OVERSHOOT_INCONSISTENT)
+    maximum = _number(res.overshoot.get("maximum"))
+    if maximum is None or not values:
+        return
+    arm, largest = max(values, key=lambda av: av[1])
+    if not _close(maximum, largest):
+        yield R.OVERSHOOT_INCONSISTENT(
+            f"overshoot.maximum is {maximum:g} but the largest arm overshoot is {largest:g} "
+            f"({arm.key}): the budget's overshoot beside the numbers is misreported.",
+            file=hf.name, line=hf.key_line("overshoot"))
+
+
+_ARTIFACT_KEYS = ("path", "sha256", "bytes")
+
+
+def _artifact_problem(artifact: dict[str, Any] | None) -> str | None:
+    if not artifact:
+        return "records no task_level_artifact"
+    missing = [k for k in _ARTIFACT_KEYS if k not in artifact]
+    if missing:
+        return f"task_level_artifact lacks {', '.join(missing)}"
+    if not _is_hex(artifact["sha256"], 64):
+        return f"task_level_artifact.sha256 {_v(artifact['sha256'])} is not a SHA-256"
+    size = artifact["bytes"]
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        return f"task_level_artifact.bytes {_v(size)} is not a byte count"
+    return None
+
+
+def _key_of(artifact: dict[str, Any]) -> tuple[str, str]:
+    return (str(artifact.get("path")), str(artifact.get("sha256")))
+
+
+def _task_artifacts(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
+    if not res.recovery:
+        return
+    bad = [(a, p) for a in res.arms if (p := _artifact_problem(a.task_level_artifact))]
+    if bad:
+        arm, problem = bad[0]
+        yield _where(hf, arm, (
+            f"{len(bad)} of {len(res.arms)} reads have no usable task-level artifact, e.g. "
+            f"{arm.key} {problem}: its per-task outcomes cannot be traced or paired. The "
+            "harness's publisher refuses such an arm."
+        ), R.TASK_ARTIFACT_UNRECORDED)
+    listed = {_key_of(a) for a in res.task_level_artifacts}
+    of_arms = {_key_of(a.task_level_artifact) for a in res.arms if a.task_level_artifact}
+    if res.task_level_artifacts and listed != of_arms:
+        unlisted, extra = sorted(of_arms - listed), sorted(listed - of_arms)
+        parts = []
+        if unlisted:
+            parts.append(f"{len(unlisted)} arm artifact(s) not listed (e.g. {unlisted[0][0]})")
+        if extra:
+            parts.append(f"{len(extra)} listed artifact(s) of no arm (e.g. {extra[0][0]})")
+        yield R.TASK_ARTIFACT_UNRECORDED(
+            f"task_level_artifacts does not match the arms' task_level_artifact records: "
+            f"{'; '.join(parts)}.", file=hf.name, line=hf.key_line("task_level_artifacts"))
+
+
+#: The arm stop that means "ran out of configured cycles", not "reached the view's target".
+CYCLE_CAP = "configured_cycles"
+
+
+def _cap_stop(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
+    view = (res.stop_criterion or {}).get("kind")
+    if not isinstance(view, str) or view in ("optimizer_steps", CYCLE_CAP):
+        return
+    capped = [a for a in res.arms if (a.stop_criterion or {}).get("kind") == CYCLE_CAP]
+    if not capped:
+        return
+    names = sorted({a.name for a in capped})
+    target = ", ".join(f"{k}={v}" for k, v in (res.stop_criterion or {}).items()
+                       if k != "kind")
+    yield _where(hf, capped[0], (
+        f"{len(capped)} of {len(res.arms)} reads ({', '.join(names)}) stopped at their "
+        f"configured cycle cap, not at the {res.budget_view or view} target ({target}): on "
+        f"the {view} axis they are not at an equal budget. Quote this view as cycle-capped, "
+        "with each arm's stop beside its number."
+    ), R.BUDGET_CAP_STOP)

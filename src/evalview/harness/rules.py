@@ -11,7 +11,8 @@ from evalview.audit.registry import E, I, W, rule
 
 SCHEMA = rule(
     "EV801", "harness-schema", E,
-    "Not a valid BenchmarkResult (schema 1 or 2): a key is missing, mistyped or not in the format.",
+    "Not a valid BenchmarkResult (schema 1, 2 or 3): a key is missing, mistyped or not in the "
+    "format.",
 )
 UNDECLARED_DIFFERENCE = rule(
     "EV802", "undeclared-difference", E,
@@ -69,4 +70,28 @@ SEEDS_INCOMPLETE = rule(
 CONTROLS_UNRECORDED = rule(
     "EV815", "controls-unrecorded", I,
     "No budget axis or allowed differences recorded (schema 1): budgets and diffs not checked.",
+)
+RECOVERY_PROVENANCE = rule(
+    "EV816", "recovery-provenance-missing", E,
+    "A schema-3 (RecoveryBench) result lacks provenance the harness's validator requires, or a "
+    "digest in it is not a hex digest.",
+)
+INVALIDATED = rule(
+    "EV817", "result-invalidated", E,
+    "invalidation_status is not {valid: true, reasons: []}: the harness's publisher refuses it.",
+)
+OVERSHOOT_INCONSISTENT = rule(
+    "EV818", "overshoot-inconsistent", E,
+    "An arm's overshoot is not actual - target, is negative (stopped short of the budget), or "
+    "exceeds the file's recorded maximum.",
+)
+TASK_ARTIFACT_UNRECORDED = rule(
+    "EV819", "task-artifact-unrecorded", E,
+    "A schema-3 arm records no task-level artifact (path, sha256, bytes), or the file's "
+    "task_level_artifacts list does not hold exactly the arms' artifacts.",
+)
+BUDGET_CAP_STOP = rule(
+    "EV820", "budget-cap-stop", W,
+    "An arm stopped at its configured cycle cap before the budget view's target: not an "
+    "equal-budget comparison on that axis.",
 )

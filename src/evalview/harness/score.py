@@ -67,9 +67,10 @@ class Read:
     wilson95: Interval | None
     measured: dict[str, float | int | None]
     labels: tuple[str, ...] = ()
+    recovery: RecoveryRead | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "seed": self.seed,
             "run_id": self.run_id,
             "optimizer_steps": self.optimizer_steps,
@@ -80,6 +81,43 @@ class Read:
             "measured": dict(self.measured),
             "labels": list(self.labels),
         }
+        if self.recovery is not None:
+            doc |= self.recovery.to_json()
+        return doc
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryRead:
+    """What a schema-3 (RecoveryBench) read records beside its success: the strict success,
+    the recovery after a tool error, where the run stopped and by how much it overshot its
+    budget (a token or time view stops at the first optimizer boundary at or past its target,
+    so the overshoot is part of the budget the arm got)."""
+
+    strict_task_success_rate: float | None
+    recovery_after_error_rate: float | None
+    stop_criterion: dict[str, Any] | None
+    overshoot: dict[str, Any]
+    recovery_metrics: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "strict_task_success_rate": self.strict_task_success_rate,
+            "recovery_after_error_rate": self.recovery_after_error_rate,
+            "stop_criterion": self.stop_criterion,
+            "overshoot": dict(self.overshoot),
+            "recovery_metrics": dict(self.recovery_metrics),
+        }
+
+    @property
+    def overshoot_value(self) -> float | None:
+        value = self.overshoot.get("value")
+        return _finite_or_none(value)
+
+
+def _finite_or_none(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +191,21 @@ class ArmRow:
     labels: tuple[str, ...]
 
     @property
+    def recovery_after_error_mean(self) -> float | None:
+        """Mean over seeds of recovery after a tool error; None unless every seed records it
+        (an unrecorded rate is never read as zero)."""
+        values = [r.recovery.recovery_after_error_rate if r.recovery else None
+                  for r in self.reads]
+        nums = [v for v in values if v is not None]
+        return statistics.fmean(nums) if nums and len(nums) == len(values) else None
+
+    @property
+    def overshoot_max(self) -> float | None:
+        values = [r.recovery.overshoot_value for r in self.reads if r.recovery]
+        nums = [v for v in values if v is not None]
+        return max(nums) if nums else None
+
+    @property
     def seeds(self) -> list[int]:
         return [r.seed for r in self.reads]
 
@@ -178,7 +231,10 @@ class ArmRow:
             "replicate_contrast": None if self.contrast is None else self.contrast.to_json(),
             "labels": list(self.labels),
             "reads": [r.to_json() for r in self.reads],
-        }
+        } | ({} if not any(r.recovery for r in self.reads) else {
+            "recovery_after_error_mean": self.recovery_after_error_mean,
+            "overshoot_max": self.overshoot_max,
+        })
 
 
 @dataclass(frozen=True)
@@ -198,6 +254,14 @@ class HarnessScore:
     caveat: str = MEASURED_NOT_MATCHED
     identity: dict[str, Any] = field(default_factory=dict)
     controls: dict[str, Any] = field(default_factory=dict)
+    #: Schema 3 only (None before): the budget view, its stop criterion and overshoot, the
+    #: recovery metrics' provenance, the invalidation status and the preregistration.
+    recovery: dict[str, Any] | None = None
+
+    @property
+    def invalidated(self) -> bool:
+        status = (self.recovery or {}).get("invalidation_status")
+        return isinstance(status, dict) and status.get("valid") is not True
 
     @property
     def refused(self) -> bool:
@@ -224,15 +288,43 @@ class HarnessScore:
             "controls": dict(self.controls),
             "findings": [f.to_json() for f in self.findings],
             "counts": counts,
-        }
+        } | ({} if self.recovery is None else {"recovery": dict(self.recovery)})
 
 
-def _read(arm: ArmResult, labels: tuple[str, ...]) -> Read:
+def _read(arm: ArmResult, labels: tuple[str, ...], recovery: bool = False) -> Read:
     solved = solved_count(arm)
     wilson = None if solved is None else wilson_interval(solved, arm.tasks)
     measured = {key: _num(getattr(arm, key)) for key, _label, _unit in MEASURED}
     return Read(arm.name, arm.seed, arm.run_id, arm.optimizer_steps, arm.tasks, solved,
-                arm.success_rate, wilson, measured, labels)
+                arm.success_rate, wilson, measured, labels,
+                _recovery_read(arm) if recovery else None)
+
+
+def _recovery_read(arm: ArmResult) -> RecoveryRead:
+    return RecoveryRead(
+        strict_task_success_rate=_finite_or_none(arm.strict_task_success_rate),
+        recovery_after_error_rate=_finite_or_none(
+            arm.recovery_metrics.get("recovery_after_error_rate")),
+        stop_criterion=arm.stop_criterion,
+        overshoot=arm.overshoot,
+        recovery_metrics=arm.recovery_metrics,
+    )
+
+
+#: The file-level schema-3 fields `score` shows (in this order).
+RECOVERY_FIELDS = ("budget_view", "stop_criterion", "overshoot", "recovery_metrics",
+                   "invalidation_status", "preregistration_sha", "hypothesis_ids",
+                   "result_analysis_version")
+
+
+def caveat_for(budget_axis: str | None) -> str:
+    """The measured-not-matched caveat, its first sentence worded for the file's budget axis."""
+    if budget_axis in (None, "optimizer_steps"):
+        return MEASURED_NOT_MATCHED
+    rest = MEASURED_NOT_MATCHED.split(". ", 1)[1]
+    return (f"budget_axis {budget_axis}: each arm stops at the first optimizer boundary at or "
+            "past the view's target, or at its cycle cap (see each arm's stop), so the overshoot "
+            "is part of the budget it got. " + rest)
 
 
 def _num(value: float | int | None) -> float | int | None:
@@ -295,10 +387,14 @@ def score_harness(
         file_labels.append(f"no {REFERENCE_ARM} arm: no delta quoted (never a delta over zero)")
     if result.schema_version == 1:
         file_labels.append("schema 1 (preserved legacy result)")
+    status = result.invalidation_status
+    if result.recovery and not (isinstance(status, dict) and status.get("valid") is True
+                                and status.get("reasons") == []):
+        file_labels.append(f"invalidated result (invalidation_status {status}): do not quote")
     reads_of = {}
     for name, arms in grouped.items():
         arm_labels = (SINGLE_SEED_LABEL,) if single or len(arms) == 1 else ()
-        reads_of[name] = tuple(_read(a, arm_labels) for a in arms)
+        reads_of[name] = tuple(_read(a, arm_labels, result.recovery) for a in arms)
     ref_mean = None
     if reference is not None:
         ref_mean = statistics.fmean(r.rate for r in reads_of[reference])
@@ -339,6 +435,9 @@ def score_harness(
         labels=tuple(file_labels),
         findings=tuple(findings),
         refusals=refusals,
+        caveat=caveat_for(result.budget_axis),
+        recovery=({k: getattr(result, k) for k in RECOVERY_FIELDS} if result.recovery
+                  else None),
         identity={
             "name": result.name,
             "description": result.description,

@@ -26,7 +26,7 @@ FORMAT = "benchmark-harness"
 #: (report/harness_export.py). Not read back: the loader names it so the user opens the source.
 EXPORTED_FORMAT = "evalview.harness-result/v1"
 
-#: Keys whose presence together identifies a harness result (schema 1 or 2).
+#: Keys whose presence together identifies a harness result (schema 1, 2 or 3), in any order.
 SIGNATURE = ("miniverl_version", "schema_version", "arms")
 
 
@@ -103,21 +103,31 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
 
 
 def _detect(source: Source) -> bool:
-    """The harness writes `schema_version` and `miniverl_version` first; `arms` comes after the
-    configs, so it is looked for in the whole (cached) file."""
-    if source.is_dir:
+    """The signature keys anywhere in the bytes, then the parsed document says so.
+
+    The harness writes sorted keys (`arms` first, `miniverl_version` and `schema_version` near
+    the end), so no head of the file is enough. The byte test is cheap and runs first, so only a
+    file naming all three keys is parsed (the parse is the shared, cached one, bounded by
+    MAX_BYTES); a file that is not strict JSON but names them (NaN as older harnesses wrote it,
+    or a broken file) is taken, and the reader words what is wrong with it.
+    """
+    if source.is_dir or source.size is None or source.size > MAX_BYTES:
         return False
-    head = source.head()
-    if b'"miniverl_version"' not in head or b'"schema_version"' not in head:
+    try:
+        raw = source.raw
+    except InputError:
         return False
-    return b'"arms"' in source.raw
+    if not sniff(raw):
+        return False
+    value, problem = source.parsed
+    return problem is not None or looks_like_harness(value)
 
 
 def _read(source: Source, options: ReadOptions) -> Reading:
     hf = read_harness_bytes(source.path, source.raw)
     if hf is None:
         raise InputError(
-            f"{source.path}: names miniverl_version and schema_version but is not a "
+            f"{source.path}: names miniverl_version, schema_version and arms but is not a "
             "benchmark-harness result (a JSON object with an `arms` list). Pass the harness's "
             "<name>.json or benchmark-submission.json as written."
         )
@@ -127,7 +137,7 @@ def _read(source: Source, options: ReadOptions) -> Reading:
 #: Joins the registry (`evalview.load.registry.READERS`): no episode read, the file as payload.
 READER = Reader(
     name=FORMAT,
-    summary="miniVERL benchmark-harness result (BenchmarkResult, schema 1 or 2): arms x seeds",
+    summary="miniVERL benchmark-harness result (BenchmarkResult, schema 1, 2 or 3): arms x seeds",
     detect=_detect,
     read=_read,
     holds="arms",

@@ -1,7 +1,11 @@
-"""Pydantic models of the benchmark harness's results (miniVERL `BenchmarkResult`, schema 1 and 2).
+"""Pydantic models of the benchmark harness's results (miniVERL `BenchmarkResult`, schema 1-3).
 
+Field for field the newest harness's `src/miniverl/evaluation/schema.py` (schema 3 adds
+RecoveryBench's preregistration, budget-view, recovery and task-level artifact provenance).
 Strict on purpose: extra keys are forbidden (as in the harness's own schema), booleans are not
 numbers and strings are not counts, so a file evalview accepts is a file the harness would accept.
+What the harness's validator requires of a schema-3 file is audited (EV816), not refused here,
+so a file missing one provenance field still shows its numbers beside that finding.
 Version 1 spellings of three renamed arm fields (`selected_training_tokens`, `seconds`,
 `cache_bytes`) are read into their version 2 names, and the model remembers that it did.
 NaN and Infinity are *read* (the audit reports them, EV809) rather than refused here.
@@ -20,7 +24,7 @@ LEGACY_ARM_FIELDS = {
     "cache_bytes": "cache_current_bytes",
 }
 
-#: Provenance a schema-v2 file must carry (the harness refuses to write one without them).
+#: Provenance a schema-2 or 3 file must carry (the harness refuses to write one without them).
 V2_REQUIRED = (
     "invocation",
     "budget_axis",
@@ -82,6 +86,22 @@ class ArmResult(BaseModel):
     lenient_diagnostic_success_rate: float | None = None
     avg_turns: float
     avg_tool_calls: float
+    # The precise rollout counters (RolloutStats), recorded by newer harnesses.
+    assistant_turns: int | None = None
+    emitted_tool_calls: int | None = None
+    parsed_tool_calls: int | None = None
+    tool_execution_successes: int | None = None
+    tool_execution_errors: int | None = None
+    unknown_tool_calls: int | None = None
+    parse_errors: int | None = None
+    repeated_call_terminations: int | None = None
+    final_answers_emitted: int | None = None
+    final_answers_format_valid: int | None = None
+    final_answers_verified: int | None = None
+    parse_valid_tool_call_rate: float | None = None
+    tool_execution_success_rate: float | None = None
+    tool_execution_error_rate: float | None = None
+    # Deprecated aliases the harness still writes for schema-1/2 readers.
     tool_call_count: int | None = None
     valid_tool_call_rate: float | None = None
     invalid_tool_call_rate: float
@@ -100,6 +120,12 @@ class ArmResult(BaseModel):
     wall_seconds: float
     baseline_success_rate: float | None = None
     measurement_status: dict[str, str] | str = Field(default_factory=dict)
+    # Schema 3 (RecoveryBench), per (arm, seed).
+    recovery_metrics: dict[str, Any] = Field(default_factory=dict)
+    frozen_dataset_identity: dict[str, Any] | None = None
+    stop_criterion: dict[str, Any] | None = None
+    overshoot: dict[str, Any] = Field(default_factory=dict)
+    task_level_artifact: dict[str, Any] | None = None
 
     _legacy_names: tuple[str, ...] = PrivateAttr(default=())
 
@@ -136,7 +162,7 @@ class BenchmarkResult(BaseModel):
 
     model_config = _STRICT
 
-    schema_version: Literal[1, 2]
+    schema_version: Literal[1, 2, 3]
     miniverl_version: str
     name: str
     description: str = ""
@@ -156,15 +182,40 @@ class BenchmarkResult(BaseModel):
     notes: str = ""
     seeds: list[int] = Field(default_factory=list)
 
+    # Schema 3 (RecoveryBench) provenance; EV816 audits the set the harness requires.
+    preregistration_sha: str | None = None
+    preregistration_digest: str | None = None
+    hypothesis_ids: list[str] = Field(default_factory=list)
+    task_schedule_digest: str | None = None
+    template_registry_version: int | None = None
+    template_registry_digest: str | None = None
+    selected_teacher_candidate: dict[str, Any] | None = None
+    teacher_gate_results: list[dict[str, Any]] = Field(default_factory=list)
+    teacher_preparation_cost: dict[str, Any] | None = None
+    frozen_dataset_identity: dict[str, Any] = Field(default_factory=dict)
+    budget_view: str | None = None
+    stop_criterion: dict[str, Any] | None = None
+    overshoot: dict[str, Any] = Field(default_factory=dict)
+    recovery_metrics: dict[str, Any] = Field(default_factory=dict)
+    task_level_artifacts: list[dict[str, Any]] = Field(default_factory=list)
+    result_analysis_version: str | None = None
+    invalidation_status: dict[str, Any] | None = None
+
     @model_validator(mode="after")
     def _v2_provenance(self) -> BenchmarkResult:
-        if self.schema_version == 2:
+        if self.schema_version >= 2:
             missing = [k for k in V2_REQUIRED if getattr(self, k) is None]
             if missing:
                 raise ValueError(
-                    "schema_version 2 requires the provenance fields " + ", ".join(missing)
+                    f"schema_version {self.schema_version} requires the provenance fields "
+                    + ", ".join(missing)
                 )
         return self
+
+    @property
+    def recovery(self) -> bool:
+        """A RecoveryBench (schema 3) result: budget views, recovery metrics, task artifacts."""
+        return self.schema_version == 3
 
     @property
     def allowed_differences(self) -> list[str]:

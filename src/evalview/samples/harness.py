@@ -190,10 +190,7 @@ def _arm(
         "lenient_diagnostic_success_rate": min(1.0, (solved + rng.randint(0, 2)) / tasks),
         "avg_turns": round(rng.uniform(2.1, 3.4), 4),
         "avg_tool_calls": round(rng.uniform(1.1, 2.2), 4),
-        "tool_call_count": rng.randint(tasks, 2 * tasks),
-        "valid_tool_call_rate": round(rng.uniform(0.86, 0.99), 4),
-        "invalid_tool_call_rate": round(rng.uniform(0.01, 0.14), 4),
-        "final_answer_format_validity_rate": round(rng.uniform(0.9, 1.0), 4),
+        **_rollout_counters(rng, tasks, solved, run_id),
         "protocol_token_accuracy": None,
         "generated_tokens_per_task": gen_per_task,
         "tokens_per_solved_task": (gen_per_task * tasks / solved) if solved else None,
@@ -213,6 +210,45 @@ def _arm(
             "peak_vram": "measured" if gpu else "not_run_no_cuda",
             "cache": "measured" if cache else "not_applicable",
         },
+    }
+
+
+def _rollout_counters(
+    rng: random.Random, tasks: int, solved: int, run_id: str
+) -> dict[str, Any]:
+    """The precise RolloutStats counters the current harness records, consistent with each
+    other (parsed <= emitted, successes + errors = parsed, the rates are those counts' ratios),
+    and the deprecated aliases it still writes beside them. `rng` gives the same four draws as
+    before the counters existed (so every other number of the samples stays as it was); the
+    counters' own draws come from a generator of their own."""
+    emitted = rng.randint(tasks, 2 * tasks)
+    valid = rng.uniform(0.86, 0.99)
+    rng.uniform(0.01, 0.14)  # the old, independent invalid rate: now 1 - valid, exactly
+    final_valid = rng.uniform(0.9, 1.0)
+    own = random.Random(f"{run_id}-counters")
+    parsed = min(emitted - 1, round(emitted * valid))
+    errors = own.randint(0, parsed // 6)
+    finals = own.randint(max(solved, tasks * 3 // 4), tasks)
+    valid_finals = max(solved, min(finals, round(finals * final_valid)))
+    return {
+        "assistant_turns": emitted + finals + own.randint(0, tasks // 8),
+        "emitted_tool_calls": emitted,
+        "parsed_tool_calls": parsed,
+        "tool_execution_successes": parsed - errors,
+        "tool_execution_errors": errors,
+        "unknown_tool_calls": own.randint(0, errors),
+        "parse_errors": emitted - parsed,
+        "repeated_call_terminations": own.randint(0, 2),
+        "final_answers_emitted": finals,
+        "final_answers_format_valid": valid_finals,
+        "final_answers_verified": valid_finals,
+        "parse_valid_tool_call_rate": parsed / emitted,
+        "tool_execution_success_rate": (parsed - errors) / parsed if parsed else None,
+        "tool_execution_error_rate": errors / parsed if parsed else None,
+        "tool_call_count": emitted,
+        "valid_tool_call_rate": parsed / emitted,
+        "invalid_tool_call_rate": (emitted - parsed) / emitted,
+        "final_answer_format_validity_rate": valid_finals / finals if finals else None,
     }
 
 
@@ -425,8 +461,11 @@ HARNESS_SAMPLES: tuple[HarnessSample, ...] = (
 
 
 def harness_bytes(doc: dict[str, Any]) -> bytes:
-    """The harness writes indented JSON; NaN is written as the harness did before v2."""
-    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    """As the harness writes: schema 2 and later through its canonical_json (sorted keys, so
+    `arms` comes first and `schema_version` near the end); a preserved schema-1 file in the
+    order it was written then, NaN as it was written before v2."""
+    sort = isinstance(doc.get("schema_version"), int) and doc["schema_version"] >= 2
+    return (json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=sort) + "\n").encode("utf-8")
 
 
 def write_harness_samples(out_dir: str | Path) -> list[Path]:

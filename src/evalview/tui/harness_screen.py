@@ -1,4 +1,5 @@
-"""The screen of a benchmark-harness result: Arms, Measured, Controls and Findings tabs.
+"""The screen of a benchmark-harness result: Arms, Measured, Controls and Findings tabs (and,
+for a schema-3 RecoveryBench result, Recovery: budget view, stop, overshoot, recovery metrics).
 
 A harness result is arms x seeds, not episodes, so it gets its own screen in the one app (the
 same loading, `?` help, `e` export, watch and Runs screen as every read) over the headless
@@ -19,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from evalview.findings import Finding
+from evalview.fmt import pairs, short_number
 from evalview.harness.score import MEASURED, HarnessScore, measured_text
 from evalview.model.harness_file import HarnessFile
 from evalview.session import HarnessSession
@@ -46,6 +48,8 @@ class HarnessScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(i), f"tab('{key}')", name, id=f"harness.tab.{key}")
           for i, (key, name) in enumerate(TABS, start=1)),
+        # Only a schema-3 file has the tab; hidden from the footer so older files' stays as is.
+        Binding("5", "tab('recovery')", "Recovery", show=False, id="harness.tab.recovery"),
     ]
 
     def __init__(self, session: HarnessSession, card: HarnessScore | None = None) -> None:
@@ -70,17 +74,27 @@ class HarnessScreen(Screen[None]):
                 yield VerticalScroll(Static(self._controls_text(), id="controls-text"))
             with TabPane("4 Findings", id="findings"):
                 yield DataTable(id="findings-table", cursor_type="row", zebra_stripes=True)
+            if self.card is not None and self.card.recovery is not None:
+                with TabPane("5 Recovery", id="recovery"), Vertical():
+                    yield Static(self._recovery_text(), id="recovery-text",
+                                 classes="pane-title")
+                    yield DataTable(id="recovery-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
         self._fill_arms()
         self._fill_measured()
         self._fill_findings()
+        self._fill_recovery()
 
     def action_tab(self, key: str) -> None:
+        if key == "recovery" and not self.query("#recovery"):
+            self.notify("Recovery: only a schema-3 (RecoveryBench) result has a budget view, "
+                        "stop criterion, overshoot and recovery metrics.")
+            return
         self.query_one(TabbedContent).active = key
         table = {"arms": "#arms-table", "measured": "#measured-table",
-                 "findings": "#findings-table"}.get(key)
+                 "findings": "#findings-table", "recovery": "#recovery-table"}.get(key)
         if table:
             self.query_one(table, DataTable).focus()
 
@@ -98,6 +112,8 @@ class HarnessScreen(Screen[None]):
             ref = esc(card.reference or "none: no delta quoted")
             lines.append(f"budget axis {esc(card.budget_axis or 'not recorded')} · seeds {seeds} "
                          f"· reference {ref}")
+            if card.recovery is not None:
+                lines.append(self._recovery_line(card))
             lines += [f"[bold yellow]{esc(label)}[/]" for label in card.labels]
             if card.refused:
                 lines.append("[bold red]refused: audit errors (Findings, 4); the numbers below are "
@@ -105,6 +121,36 @@ class HarnessScreen(Screen[None]):
         else:
             lines.append("[bold red]not a valid BenchmarkResult: see Findings (4)[/]")
         return "\n".join(lines)
+
+    @staticmethod
+    def _recovery_line(card: HarnessScore) -> str:
+        """Schema 3: the budget view, its maximum overshoot and the invalidation status stay in
+        the header, beside every number (the overshoot is part of the budget)."""
+        rec = card.recovery or {}
+        over = rec.get("overshoot") or {}
+        status = rec.get("invalidation_status")
+        valid = not card.invalidated and not (status or {}).get("reasons")
+        state = ("[green]valid[/]" if valid
+                 else f"[bold red]invalidated {esc(status)}[/]")
+        maximum = esc(short_number(over.get("maximum", "—")))
+        return (f"budget view {esc(rec.get('budget_view') or 'not recorded')} · max overshoot "
+                f"{maximum} {esc(over.get('axis', ''))} · {state} · Recovery (5)")
+
+    def _recovery_text(self) -> str:
+        card = self.card
+        if card is None or card.recovery is None:
+            return ""
+        rec = card.recovery
+        return "\n".join([
+            f"[bold]budget view[/] {esc(rec.get('budget_view'))} · [bold]stop criterion[/] "
+            f"{esc(pairs(rec.get('stop_criterion')))} · [bold]overshoot[/] "
+            f"{esc(pairs(rec.get('overshoot')))}",
+            f"[bold]invalidation status[/] {esc(pairs(rec.get('invalidation_status')))} · "
+            f"[bold]preregistration[/] {esc(rec.get('preregistration_sha'))} · "
+            f"[bold]hypotheses[/] {esc(', '.join(map(str, rec.get('hypothesis_ids') or [])))}",
+            f"[bold]recovery metrics[/] {esc(pairs(rec.get('recovery_metrics')))} · recovery: "
+            "recovery_after_error_rate (—: not recorded, never zero); overshoot: actual − target",
+        ])
 
     def _arms_title(self) -> str:
         ref = self.card.reference if self.card is not None else None
@@ -193,6 +239,36 @@ class HarnessScreen(Screen[None]):
             if card.single_seed:
                 cells.append(Text(", ".join(row.labels), style="yellow"))
             table.add_row(*cells, key=row.name)
+
+    def _fill_recovery(self) -> None:
+        if not self.query("#recovery-table") or self.card is None:
+            return
+        table = self.query_one("#recovery-table", DataTable)
+        for label in ("arm / seed", "strict", "recovery", "stop (kind actual/target)",
+                      "overshoot"):
+            table.add_column(label, key=label)
+        for row in self.card.arms:
+            over = row.overshoot_max
+            table.add_row(
+                Text(row.name, style="bold"), Text(pct(row.mean), justify="right", style="bold"),
+                Text(pct(row.recovery_after_error_mean), justify="right", style="bold"),
+                Text("mean over seeds", style="dim"),
+                Text("—" if over is None else f"max {short_number(over)}", justify="right"),
+                key=f"arm:{row.name}")
+            for r in row.reads:
+                rec = r.recovery
+                if rec is None:
+                    continue
+                stop = rec.stop_criterion or {}
+                over = rec.overshoot_value
+                table.add_row(
+                    Text(f"  s{r.seed}", style="dim"),
+                    Text(pct(rec.strict_task_success_rate), justify="right"),
+                    Text(pct(rec.recovery_after_error_rate), justify="right"),
+                    plain(f"{stop.get('kind')} {short_number(stop.get('actual'))}/"
+                          f"{short_number(stop.get('target'))}" if stop else "not recorded"),
+                    Text("—" if over is None else short_number(over), justify="right"),
+                    key=f"read:{row.name}:{r.seed}")
 
     def _fill_findings(self) -> None:
         from evalview.audit import RULES
