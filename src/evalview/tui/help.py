@@ -109,7 +109,7 @@ A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, 
 
 | key | does |
 | --- | --- |
-| `1`–`4` | switch tab: 1 Arms, 2 Measured, 3 Controls, 4 Findings |
+| `1`–`5` | switch tab: 1 Arms, 2 Measured, 3 Controls, 4 Findings, 5 Recovery (schema 3) |
 | `e` | export the sanitized result.json and index.html (refused while the audit has errors) |
 | `w` | watch: re-read the file when it changes |
 | `Esc` | back to the Runs screen, when opened from one |
