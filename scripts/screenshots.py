@@ -174,6 +174,14 @@ def other_inputs() -> dict[str, tuple[Callable[[], App[Any]], type[Screen[Any]],
             HarnessScreen,
             [keys("3")],
         ),
+        # miniVERL's published RecoveryBench result (schema 3): the Recovery tab.
+        "24-harness-recovery": (
+            lambda: EvalViewApp(
+                Path("tests/fixtures/miniverl/recoverybench-v1-equal-wall-time.json")
+            ),
+            HarnessScreen,
+            [keys("5")],
+        ),
         # A LeRobot eval_info.json: the Tasks tab on one group (g cycles the task groups).
         "16-lerobot-tasks": (
             lambda: EvalViewApp(lerobot / "smolvla-libero-40k.json"),
