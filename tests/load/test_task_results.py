@@ -234,3 +234,24 @@ def test_the_fixtures_are_the_published_bytes() -> None:
     assert len(table) == 5
     for name, sha in table:
         assert hashlib.sha256((FIXTURES / name).read_bytes()).hexdigest() == sha, name
+
+
+def test_the_replicate_contrast_over_the_three_seeds(capsys: pytest.CaptureFixture[str]) -> None:
+    """`contrast` takes one read of a file of named reads as KEY=PATH [READ]; reads of one file
+    are distinct replicates when their names differ (one read twice is still refused)."""
+
+    def side(arm: str) -> list[str]:
+        return [f"{s}={TASKS} [{VIEW}/{arm}/seed{s}]" for s in SEEDS]
+
+    code = main(["contrast", "--a", *side("strict-opd-fresh"),
+                 "--b", *side("offline-kd-frozen-student"), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0, doc
+    # the report's per-seed strict success: fresh 26.6/0.0/6.2 %, frozen 36.7/9.4/23.4 %
+    diffs = [round(r["difference_points"], 2) for r in doc["replicates"]]
+    assert diffs == [-10.16, -9.38, -17.19]
+    assert doc["pairs"] == 3 and round(doc["mean_points"], 2) == -12.24
+    twice = [f"1={TASKS} [{VIEW}/strict-opd-fresh/seed1234]",
+             f"2={TASKS} [{VIEW}/strict-opd-fresh/seed1234]"]
+    assert main(["contrast", "--a", *twice, "--b", *side("continued-sft")[:2]]) == 1
+    assert "the same read" in " ".join(capsys.readouterr().err.split())
