@@ -255,3 +255,18 @@ def test_the_replicate_contrast_over_the_three_seeds(capsys: pytest.CaptureFixtu
              f"2={TASKS} [{VIEW}/strict-opd-fresh/seed1234]"]
     assert main(["contrast", "--a", *twice, "--b", *side("continued-sft")[:2]]) == 1
     assert "the same read" in " ".join(capsys.readouterr().err.split())
+
+
+def test_the_docs_page_shows_these_numbers(reading: Any) -> None:
+    """docs/recoverybench.md's per-seed cells (k/n = rate (Wilson 95 %)) are what the reads give."""
+    from evalview.stats.intervals import wilson_interval
+
+    doc = (REPO / "docs" / "recoverybench.md").read_text(encoding="utf-8")
+    for arm in REPORT:
+        row = next(line for line in doc.splitlines() if line.startswith(f"| `{arm}` ("))
+        for s in SEEDS:
+            t = select_run(reading, f"{VIEW}/{arm}/seed{s}").scheduled()
+            k, n = int(t.success.sum()), len(t)
+            low, high = wilson_interval(k, n)
+            cell = f"{k}/{n} = {100 * k / n:.1f} % ({100 * low:.1f}–{100 * high:.1f})"
+            assert cell in row, (arm, s, cell)
