@@ -21,8 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from evalview.load.registry import CANDIDATE_SUFFIXES
-
 #: Directory levels below DIR that are searched (DIR itself is level 0).
 MAX_DEPTH = 8
 #: Candidate reads found before the scan stops.
@@ -92,6 +90,10 @@ def discover(
     max_entries: int = MAX_ENTRIES,
 ) -> Discovery:
     """Scan `root` for candidate reads. Raises FolderError only when `root` cannot be listed."""
+    # the readers' file endings; imported here, not above: `is_folder` runs before the app's
+    # first frame, which must not wait on the readers (tests/tui/test_app_imports.py)
+    from evalview.load.registry import CANDIDATE_SUFFIXES
+
     base = Path(root)
     try:
         st = os.lstat(base)

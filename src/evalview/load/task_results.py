@@ -22,7 +22,14 @@ the reads also carry what checking it found: each result file its `source_result
 (the publisher's names, `<name>-equal-updates.json`, ...) hashed against the recorded SHA-256
 (a mismatch is EV115 naming both files, an absent one EV116 info), and its recorded pair counts
 and mean paired differences recomputed from the lines here (EV117). The analysis opened alone
-holds no episode: it is recognised and sent to its task-results file.
+holds no episode: it is recognised and sent to its task-results file (NotARead, so a folder lists
+it as skipped with that reason). It is checked from this side because its numbers are about these
+lines: the hashes alone could be checked from the analysis, its pairs only with the lines, and one
+format module (no second reader, no findings-only read the session would need to learn) keeps it
+all in one place. A schema-3 result's own `task_level_artifacts` hashes are the harness reader's.
+
+The rules are reading rules (EV113-EV117, registered when this module is imported, as the LeRobot
+reader registers EV7xx): the findings are made while the file is read, not by the audit.
 """
 
 from __future__ import annotations
@@ -47,7 +54,6 @@ FORMAT = "recoverybench-task-results"
 STRICT = "strict_task_success"
 RECOVERY = "recovered_after_tool_error"
 HAD_ERROR = "had_tool_error"
-SUFFIX = ".jsonl"
 TASK_RESULTS = "-task-results.jsonl"
 ANALYSIS = "-analysis.json"
 ANALYSIS_VERSION = "recoverybench-analysis-v1"
