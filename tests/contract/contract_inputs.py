@@ -34,6 +34,7 @@ LEROBOT = "lerobot"
 HARNESS = "harness"
 RESULT_JSON = "result-json"
 CHECKPOINT_INPUTS = "checkpoint-inputs"
+TASK_RESULTS = "task-results"
 
 
 @dataclass(frozen=True)
@@ -255,7 +256,53 @@ def _miniverl_published_specs() -> list[Spec]:
     return specs
 
 
-SPECS: dict[str, Spec] = {s.id: s for s in _specs() + _miniverl_published_specs()}
+# -- RecoveryBench task-level results (miniVERL), the published file ---------------------------
+# tests/fixtures/miniverl-recoverybench/README.md: source, commit, license. A file of named reads
+# (VIEW/ARM, VIEW/ARM/seedS, VIEW/ARM/recovered_after_tool_error): three of them, and two hostile
+# variants (a broken line, which every read carries; an analysis beside the file whose recorded
+# pair count the lines do not give, which the two compared arms carry).
+
+RECOVERYBENCH = REPO / "tests" / "fixtures" / "miniverl-recoverybench"
+TASK_RESULTS_FILE = RECOVERYBENCH / "recoverybench-v1-task-results.jsonl"
+_FRESH = "equal_optimizer_updates/strict-opd-fresh"
+
+
+def _broken_line(dest: Path, _scratch: Path) -> None:
+    lines = TASK_RESULTS_FILE.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines.insert(1, "{not json\n")
+    dest.write_text("".join(lines), encoding="utf-8")
+
+
+def _analysis_disagrees(dest: Path, _scratch: Path) -> None:
+    shutil.copyfile(TASK_RESULTS_FILE, dest)
+    analysis = RECOVERYBENCH / "recoverybench-v1-analysis.json"
+    doc = json.loads(analysis.read_text(encoding="utf-8"))
+    doc["recovery_after_error"]["pairs"] += 1
+    (dest.parent / analysis.name).write_text(json.dumps(doc, indent=2, sort_keys=True))
+
+
+def _task_results_specs() -> list[Spec]:
+    name = TASK_RESULTS_FILE.name
+    return [
+        *(
+            Spec(f"task-results:recoverybench-v1[{k}]", TASK_RESULTS, name,
+                 _copy(TASK_RESULTS_FILE), read=k)
+            for k in (
+                _FRESH,
+                f"{_FRESH}/seed1234",
+                "equal_optimizer_updates/offline-kd-frozen-student/recovered_after_tool_error",
+            )
+        ),
+        Spec(f"hostile:task-results-broken-line[{_FRESH}]", TASK_RESULTS, name, _broken_line,
+             read=_FRESH, broken=True),
+        Spec(f"hostile:task-results-analysis-disagrees[{_FRESH}]", TASK_RESULTS, name,
+             _analysis_disagrees, read=_FRESH, broken=True),
+    ]
+
+
+SPECS: dict[str, Spec] = {
+    s.id: s for s in [*_specs(), *_miniverl_published_specs(), *_task_results_specs()]
+}
 
 
 @dataclass(frozen=True)

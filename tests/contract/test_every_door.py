@@ -556,9 +556,11 @@ def test_one_answer_through_every_door(case: tuple[str, str], world: World, tmp_
 def test_every_format_and_door_is_covered() -> None:
     """The inputs span every format and the hostile variants; every door meets every input."""
     kinds = {s.kind for s in SPECS.values()}
-    assert kinds == {"closed-run", "lerobot", "harness", "result-json", "checkpoint-inputs"}
+    assert kinds == {
+        "closed-run", "lerobot", "harness", "result-json", "checkpoint-inputs", "task-results"
+    }
     hostile = {s.kind for s in SPECS.values() if s.id.startswith("hostile:")}
-    assert {"closed-run", "lerobot", "harness"} <= hostile
+    assert {"closed-run", "lerobot", "harness", "task-results"} <= hostile
     assert any(s.read for s in SPECS.values())
     assert len(CASES) == len(SPECS) * len(DOORS)
 

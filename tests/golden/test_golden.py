@@ -34,6 +34,8 @@ BARE = "sample_runs/psr/bare-targets.json"
 CATALOG = "sample_runs/psr/catalog.json"
 LEROBOT = "sample_runs/lerobot"
 HARNESS = "sample_runs/harness/"
+TASK_RESULTS = "tests/fixtures/miniverl-recoverybench/recoverybench-v1-task-results.jsonl"
+EQ = "equal_optimizer_updates"
 
 #: name -> argv; `{tmp}` is the per-session temporary directory (holding `candidate/` and
 #: `export-robo/result.json`).
@@ -93,6 +95,16 @@ CASES: dict[str, list[str]] = {
                                  "--bootstrap", "0"],
     "compare-lerobot-20k-40k": ["compare", f"{LEROBOT}/smolvla-libero-20k.json",
                                 f"{LEROBOT}/smolvla-libero-40k.json", "--json"],
+    # RecoveryBench task-level results, the published file (issue 21, part B)
+    "check-task-results-fresh": ["check", TASK_RESULTS, "--json",
+                                 "--read", f"{EQ}/strict-opd-fresh"],
+    "score-task-results-fresh": ["score", TASK_RESULTS, "--json", "--bootstrap", "0",
+                                 "--read", f"{EQ}/strict-opd-fresh"],
+    "compare-task-results-recovery": [
+        "compare", TASK_RESULTS, TASK_RESULTS, "--json",
+        "--read-a", f"{EQ}/offline-kd-frozen-student/recovered_after_tool_error",
+        "--read-b", f"{EQ}/strict-opd-fresh/recovered_after_tool_error",
+    ],
     # benchmark-harness results (issue 14)
     "check-harness-shipped": ["check", HARNESS + "cpu-toy-calc-equal-update-v2.json", "--json"],
     "check-harness-v1": ["check", HARNESS + "cpu-toy-calc-equal-update-v1.json", "--json"],

@@ -18,7 +18,8 @@ HELP = "contrast two methods across training replicates (reporting rules), optio
 DESCRIPTION = """\
 Contrast method A with method B across training replicates, as the reporting rules say. Each read
 is given as KEY=PATH, KEY being its training replicate: the pretraining seed, or the fine-tune
-seed for a run without pretraining. Reads with the same KEY on the two sides are a pair.
+seed for a run without pretraining; one read of a file of named reads is KEY=PATH [READ] (quoted).
+Reads with the same KEY on the two sides are a pair.
 
 For each replicate: the difference of the two reads' all-T rates in percentage points, with the
 pair's eval SE sqrt(se_a² + se_b²) from the reads' binomial SEs. Then the mean and the sample SD
@@ -48,16 +49,23 @@ examples:
   evalview contrast --a 42=runs/a42 43=runs/a43 44=runs/a44 --b 42=runs/bc42 43=runs/bc43 \\
       44=runs/bc44 --relative --bc 42=runs/bc42 43=runs/bc43 44=runs/bc44
   evalview contrast --a 1=runs/a1 --b 1=runs/b1 --json | jq .label   # "descriptive, n_seeds=1"
+  evalview contrast --a '1234=t.jsonl [view/arm-a/seed1234]' --b '1234=t.jsonl [view/b/seed1234]'
 """
 
 
-def _key_path(text: str) -> tuple[str, str]:
+def _key_path(text: str) -> tuple[str, str, str | None]:
+    """KEY=PATH, or KEY=PATH [READ] for one read of a file of named reads (as every door labels
+    it): the replicate, the path and the read."""
     key, sep, path = text.partition("=")
-    if not sep or not key.strip() or not path:
+    read = None
+    if path.endswith("]") and " [" in path:
+        path, _, read = path[:-1].rpartition(" [")
+    if not sep or not key.strip() or not path or read == "":
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not KEY=PATH; write the training replicate and the read, e.g. 42=runs/a42"
+            f"{text!r} is not KEY=PATH or KEY=PATH [READ]; write the training replicate and the "
+            "read, e.g. 42=runs/a42"
         )
-    return key.strip(), path
+    return key.strip(), path, read
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -88,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         return fail_unreadable(message, as_json=args.json)
 
     def side(name: str) -> list[tuple[str, Address]]:
-        return [(key, Address.of(path)) for key, path in getattr(args, name) or []]
+        return [(key, Address.of(path, read)) for key, path, read in getattr(args, name) or []]
 
     result = contrast_addresses(
         side("a"), side("b"), bc=side("bc") or None, relative=args.relative,

@@ -127,8 +127,9 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     )
     bare = None if args.bare_targets is None else load_bare_targets(Path(args.bare_targets))
 
-    if path.is_file() and path.name not in RUN_FILES:
-        source.strict_json("input")  # a broken JSON file is worded as PSR input (exit 2)
+    # a broken JSON file is worded as PSR input (exit 2); JSON Lines is not one JSON document
+    if path.is_file() and path.name not in RUN_FILES and not path.name.endswith(".jsonl"):
+        source.strict_json("input")
     message_key = args.message_key or DEFAULT_MESSAGE_KEY
     reading = read_address(source, ReadOptions(message_key=message_key))
     why_not = no_partial_credit(reading.format, path)

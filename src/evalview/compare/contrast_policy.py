@@ -45,8 +45,9 @@ def no_claim_statement(pairs: int) -> str:
 
 
 def same_read(x: ReadFacts, y: ReadFacts) -> bool:
-    """The same files: one real path, or one run id of one checkpoint."""
-    if x.real_path == y.real_path:
+    """The same files: one real path and run id (a file of named reads holds several reads, each
+    its own run id), or one run id of one checkpoint."""
+    if x.real_path == y.real_path and x.run_id == y.run_id:
         return True
     return x.run_id is not None and x.run_id == y.run_id and x.checkpoint == y.checkpoint
 

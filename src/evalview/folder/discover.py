@@ -1,7 +1,8 @@
 """Finding the reads under a directory, without following links and without stopping on a bad entry.
 
 A directory holding any file of a closed run (manifest.json, episodes.jsonl, status.json,
-summary.json) is one read and is not descended into. A `*.json` file elsewhere is a candidate read:
+summary.json) is one read and is not descended into. A `*.json` file elsewhere (or a file with
+another ending a reader declares, `registry.CANDIDATE_SUFFIXES`: `*.jsonl`) is a candidate read:
 whether it is one is decided later by content (`evalview.folder.reads`), never by its name.
 
 Limits, so a folder pointed at by mistake (a home directory, a dataset) cannot run away:
@@ -89,6 +90,10 @@ def discover(
     max_entries: int = MAX_ENTRIES,
 ) -> Discovery:
     """Scan `root` for candidate reads. Raises FolderError only when `root` cannot be listed."""
+    # the readers' file endings; imported here, not above: `is_folder` runs before the app's
+    # first frame, which must not wait on the readers (tests/tui/test_app_imports.py)
+    from evalview.load.registry import CANDIDATE_SUFFIXES
+
     base = Path(root)
     try:
         st = os.lstat(base)
@@ -148,7 +153,7 @@ def discover(
                 )
                 continue
             if is_file:
-                if name.lower().endswith(".json"):
+                if name.lower().endswith(CANDIDATE_SUFFIXES):
                     found.entries.append(Candidate(rel, "file"))
                 continue
             if not is_dir:
@@ -170,7 +175,7 @@ def discover(
                 continue
             if depth + 1 > max_depth:
                 if any(
-                    c.name.lower().endswith(".json") or c.is_dir(follow_symlinks=False)
+                    c.name.lower().endswith(CANDIDATE_SUFFIXES) or c.is_dir(follow_symlinks=False)
                     for c in children
                 ):
                     found.entries.append(

@@ -120,6 +120,9 @@ class Reader:
     #: why its episodes give no partial credit (None: they record verifier messages), said after
     #: "FILE is " (so it starts with the format's noun)
     no_partial_credit: str | None = None
+    #: the file name endings (lower case) a folder scan offers to the readers as candidates;
+    #: whether a candidate is this format is still decided by `detect`, never by its name
+    suffixes: tuple[str, ...] = (".json",)
 
     @property
     def described(self) -> str:

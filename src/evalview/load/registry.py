@@ -14,13 +14,21 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from evalview.load import checkpoint_inputs, closed_run, harness_result, lerobot, result_json
+from evalview.load import (
+    checkpoint_inputs,
+    closed_run,
+    harness_result,
+    lerobot,
+    result_json,
+    task_results,
+)
 from evalview.load.errors import InputError
 from evalview.load.reader import OnRead, Reader, Reading, ReadOptions
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
 __all__ = [
+    "CANDIDATE_SUFFIXES",
     "ENTRY_POINT_GROUP",
     "READERS",
     "NotARead",
@@ -44,6 +52,7 @@ BUILTIN: tuple[Reader, ...] = (
     harness_result.READER,
     lerobot.READER,
     checkpoint_inputs.READER,
+    task_results.READER,
 )
 
 def ordered(readers: tuple[Reader, ...]) -> tuple[Reader, ...]:
@@ -53,6 +62,8 @@ def ordered(readers: tuple[Reader, ...]) -> tuple[Reader, ...]:
 
 #: The built-in formats in detection order.
 READERS: tuple[Reader, ...] = ordered(BUILTIN)
+#: The file name endings a folder scan offers as candidate reads (the built-in formats').
+CANDIDATE_SUFFIXES: tuple[str, ...] = tuple(sorted({s for r in READERS for s in r.suffixes}))
 
 
 class NotARead(InputError):

@@ -17,6 +17,8 @@ SCHEMA_VERSION: Final = "evalview.result/v1"
 SOURCE_FORMAT: Final = "starvla-rsi.eval/v1"
 #: `source_format` of a result exported from a LeRobot lerobot-eval eval_info.json.
 LEROBOT_SOURCE_FORMAT: Final = "lerobot-eval/eval_info.json"
+#: `source_format` of a result exported from one read of a RecoveryBench task-results JSONL.
+TASK_RESULTS_SOURCE_FORMAT: Final = "miniverl-recoverybench/task-results.jsonl"
 
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
 Count = Annotated[int, Field(ge=0)]
@@ -171,7 +173,11 @@ class Result(_Strict):
 
     schema_version: Literal["evalview.result/v1"]
     generator: Generator
-    source_format: Literal["starvla-rsi.eval/v1", "lerobot-eval/eval_info.json"]
+    source_format: Literal[
+        "starvla-rsi.eval/v1",
+        "lerobot-eval/eval_info.json",
+        "miniverl-recoverybench/task-results.jsonl",
+    ]
     run_id: str | None
     benchmark: Benchmark
     policy: Policy
