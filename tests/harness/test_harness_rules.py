@@ -95,9 +95,9 @@ MUTATIONS: dict[str, tuple[Mutation, str | None]] = {
     "EV815": (_controls, None),
 }
 #: Rules proved elsewhere: EV807 fires on the clean example itself (no CUDA), EV812 is the
-#: compare refusal (tests/cli/test_harness_cli.py), EV816-EV820 are schema 3 (RecoveryBench),
+#: compare refusal (tests/cli/test_harness_cli.py), EV816-EV822 are schema 3 (RecoveryBench),
 #: mutated from the published files in tests/harness/test_harness_schema3.py.
-ELSEWHERE = {"EV807", "EV812", "EV816", "EV817", "EV818", "EV819", "EV820"}
+ELSEWHERE = {"EV807", "EV812", "EV816", "EV817", "EV818", "EV819", "EV820", "EV821", "EV822"}
 
 
 def test_every_harness_rule_has_a_triggering_test() -> None:

@@ -127,3 +127,58 @@ def test_a_schema_3_key_the_harness_would_refuse_is_ev801(tmp_path: Path) -> Non
     found = audit_harness(hf)
     assert {f.code for f in found} == {"EV801"}
     assert "recovery_rate" in found[0].message and "strict-opd-fresh/s1234" in found[0].message
+
+
+def _artifacts(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The file's list and each arm's own record of the same artifacts (kept equal, EV819)."""
+    return [*doc["task_level_artifacts"], *(a["task_level_artifact"] for a in doc["arms"])]
+
+
+def _rewrite(doc: dict[str, Any], rel: str, **fields: Any) -> None:
+    for artifact in _artifacts(doc):
+        if artifact["path"] == rel:
+            artifact.update(fields)
+
+
+def test_task_level_artifacts_beside_the_result_are_verified(tmp_path: Path) -> None:
+    """The published file ships without its trajectories: one EV822 info. An artifact put beside
+    it is verified by size and SHA-256: the right one passes, an edited one is EV821 (error)."""
+    import hashlib
+
+    doc = _doc(UPDATES)
+    found = _audit(tmp_path, doc)
+    absent = [f for f in found if f.code == "EV822"]
+    assert len(absent) == 1 and "18 of 18 task-level artifact(s)" in absent[0].message
+    assert absent[0].severity is Severity.INFO
+    assert not any(f.code == "EV821" for f in found)
+
+    good, bad = (a["path"] for a in doc["task_level_artifacts"][:2])
+    for rel, text in ((good, b'{"task_id": 1}\n'), (bad, b'{"task_id": 2}\n')):
+        (tmp_path / rel).parent.mkdir(parents=True)
+        (tmp_path / rel).write_bytes(text)
+    # the first recorded as the file now beside it is (the second keeps its published record)
+    content = (tmp_path / good).read_bytes()
+    _rewrite(doc, good, sha256=hashlib.sha256(content).hexdigest(), bytes=len(content))
+    found = _audit(tmp_path, doc)
+    changed = [f for f in found if f.code == "EV821"]
+    assert [bad in f.message and good not in f.message for f in changed] == [True]
+    assert changed[0].severity is Severity.ERROR and changed[0].line is not None
+    assert "16 of 18" in next(f for f in found if f.code == "EV822").message
+
+    # same size, another content: caught by the hash, not only by the size
+    _rewrite(doc, good, sha256="0" * 64)
+    assert sum(f.code == "EV821" for f in _audit(tmp_path, doc)) == 2
+
+
+def test_an_artifact_path_outside_the_results_folder_is_never_read(tmp_path: Path) -> None:
+    doc = _doc(UPDATES)
+    rel = doc["task_level_artifacts"][0]["path"]
+    outside = tmp_path / "secret.jsonl"
+    outside.write_text("x")
+    _rewrite(doc, rel, path="../secret.jsonl")
+    run = tmp_path / "run"
+    run.mkdir()
+    found = _audit(run, doc)
+    absent = next(f for f in found if f.code == "EV822")
+    assert "../secret.jsonl (outside the result's folder)" in absent.message
+    assert not any(f.code == "EV821" for f in found)

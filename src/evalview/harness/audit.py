@@ -11,6 +11,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from evalview.audit.registry import DUPLICATE_KEY, Rule
@@ -58,7 +59,7 @@ def audit_harness(hf: HarnessFile) -> list[Finding]:
     res = hf.result
     for check in (_controls, _differences, _budget, _seeds, _single_seed, _reference,
                   _measurement, _ratios, _counts, _local_identity, _recovery_provenance,
-                  _invalidated, _overshoot, _task_artifacts, _cap_stop):
+                  _invalidated, _overshoot, _task_artifacts, _artifacts_beside, _cap_stop):
         findings.extend(check(hf, res))
     return sort_findings(findings)
 
@@ -547,6 +548,50 @@ def _task_artifacts(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
         yield R.TASK_ARTIFACT_UNRECORDED(
             f"task_level_artifacts does not match the arms' task_level_artifact records: "
             f"{'; '.join(parts)}.", file=hf.name, line=hf.key_line("task_level_artifacts"))
+
+
+def _artifacts_beside(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
+    """Each task-level artifact the result records, verified when it sits beside the result
+    (a relative path under the result's folder, a regular file, not a link): the size first,
+    then the SHA-256. Absent ones are one info finding: published results often ship without
+    their trajectories, and that is not an error."""
+    records = [a for a in res.task_level_artifacts if _artifact_problem(a) is None]
+    if not records:
+        return
+    from evalview.load.hashing import sha256_file
+
+    folder = hf.path.parent
+    absent: list[str] = []
+    for artifact in records:
+        rel = str(artifact["path"])
+        parts = Path(rel).parts
+        if Path(rel).is_absolute() or ".." in parts or not parts:
+            absent.append(f"{rel} (outside the result's folder)")
+            continue
+        target = folder / rel
+        if not target.exists() and not target.is_symlink():
+            absent.append(rel)
+            continue
+        if target.is_symlink() or not target.is_file():
+            absent.append(f"{rel} (a link or not a file: not followed)")
+            continue
+        size, actual = target.stat().st_size, None
+        if size == artifact["bytes"]:
+            actual = sha256_file(target)
+        if actual != str(artifact["sha256"]).lower():
+            found = f"{size:,} bytes" if actual is None else f"SHA-256 {actual}"
+            yield R.TASK_ARTIFACT_CHANGED(
+                f"{hf.name} records {rel} as {artifact['bytes']:,} bytes with SHA-256 "
+                f"{artifact['sha256']}, but the file beside it has {found}: the per-task "
+                "outcomes there are not the ones this result's numbers came from. Restore the "
+                "published artifact or re-run the evaluation.",
+                file=hf.name, line=hf.line_of(rel))
+    if absent:
+        yield R.TASK_ARTIFACT_ABSENT(
+            f"{len(absent)} of {len(records)} task-level artifact(s) are not beside "
+            f"{hf.name} (e.g. {absent[0]}); their hashes are not verified. Put the published "
+            "artifacts beside the result to check them.",
+            file=hf.name, line=hf.key_line("task_level_artifacts"))
 
 
 #: The arm stop that means "ran out of configured cycles", not "reached the view's target".

@@ -90,6 +90,15 @@ TASK_ARTIFACT_UNRECORDED = rule(
     "A schema-3 arm records no task-level artifact (path, sha256, bytes), or the file's "
     "task_level_artifacts list does not hold exactly the arms' artifacts.",
 )
+TASK_ARTIFACT_CHANGED = rule(
+    "EV821", "task-artifact-changed", E,
+    "A task-level artifact beside the result does not have the size or SHA-256 the result "
+    "records: its per-task outcomes are not the ones the numbers came from.",
+)
+TASK_ARTIFACT_ABSENT = rule(
+    "EV822", "task-artifact-absent", I,
+    "A task-level artifact the result records is not beside it, so its hash is not verified.",
+)
 BUDGET_CAP_STOP = rule(
     "EV820", "budget-cap-stop", W,
     "An arm stopped at its configured cycle cap before the budget view's target: not an "

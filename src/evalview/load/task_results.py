@@ -34,7 +34,6 @@ reader registers EV7xx): the findings are made while the file is read, not by th
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterator
@@ -294,14 +293,6 @@ def _prefix(path: Path) -> str | None:
     return None
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _integrity(path: Path, arms: dict[str, _Arm]) -> dict[str, list[Finding]]:
     """What checking `<name>-analysis.json` beside `path` finds, by the reads it concerns (a
     view, `VIEW/ARM`, or "" for all); nothing when the analysis is absent."""
@@ -347,7 +338,9 @@ def _hashes(
                 f"{analysis.name} records the SHA-256 of {target.name} ({view}), which is not "
                 "beside it; not verified.", file=analysis.name)
             continue
-        actual = _sha256(target)
+        from evalview.load.hashing import sha256_file
+
+        actual = sha256_file(target)
         if actual != sha.lower():
             yield view, HASH_MISMATCH(
                 f"{analysis.name} records SHA-256 {sha} for {target.name} ({view}), but "
