@@ -177,7 +177,8 @@ def reads_of(
     reading: Reading, address: Address, progress: Progress | None = None
 ) -> list[Session | HarnessSession]:
     """The audited reads of a reading already read (the app keeps it while the user picks)."""
-    from evalview.load.registry import NotARead, reader_named
+    from evalview.load.errors import NotARead
+    from evalview.load.registry import reader_named
 
     reader = reader_named(reading.format)
     holds = reader.holds if reader is not None else "episodes"
@@ -213,7 +214,8 @@ def open_run(
     """
     address, source = _address_and_source(path, name)
     reading = read_address(source, read, progress)
-    from evalview.load.registry import NotARead, reader_named
+    from evalview.load.errors import NotARead
+    from evalview.load.registry import reader_named
 
     reader = reader_named(reading.format)
     if reader is not None and reader.holds == "arms":

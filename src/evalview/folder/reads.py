@@ -17,8 +17,7 @@ from evalview.errors import Refused
 from evalview.findings import count_by_severity
 from evalview.folder.discover import Candidate
 from evalview.load.bounds import MAX_BYTES
-from evalview.load.errors import InputError
-from evalview.load.registry import NotARead
+from evalview.load.errors import InputError, NotARead
 
 if TYPE_CHECKING:
     from evalview.session import HarnessSession, Session

@@ -22,7 +22,7 @@ from evalview.load import (
     result_json,
     task_results,
 )
-from evalview.load.errors import InputError
+from evalview.load.errors import InputError, NotARead
 from evalview.load.reader import OnRead, Reader, Reading, ReadOptions
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
@@ -64,16 +64,6 @@ def ordered(readers: tuple[Reader, ...]) -> tuple[Reader, ...]:
 READERS: tuple[Reader, ...] = ordered(BUILTIN)
 #: The file name endings a folder scan offers as candidate reads (the built-in formats').
 CANDIDATE_SUFFIXES: tuple[str, ...] = tuple(sorted({s for r in READERS for s in r.suffixes}))
-
-
-class NotARead(InputError):
-    """The input is readable but no read: no format evalview reads, or one that holds no
-    episode read (PSR checkpoint inputs). A single path exits 2 with this message; a folder
-    lists such a file as skipped instead of unreadable, with `short` as the reason."""
-
-    def __init__(self, message: str, short: str = "JSON of no format evalview reads") -> None:
-        super().__init__(message)
-        self.short = short
 
 
 @cache

@@ -395,7 +395,7 @@ def _recomputed(
 def _read(source: Source, options: ReadOptions) -> Reading:
     raw = source.raw
     if not _looks_like_task_results(_first_line(source)):
-        from evalview.load.registry import NotARead
+        from evalview.load.errors import NotARead
 
         prefix = _prefix(source.path)
         beside = f"{prefix}{TASK_RESULTS}" if prefix else f"<name>{TASK_RESULTS}"
