@@ -86,6 +86,9 @@ def test_watching_a_named_read_rereads_that_read(
             assert after is not None and after.where.read == "eval_results_400"
             assert after.run.identity.run_id == "eval_results_400"
             assert len(after.findings) == len(before.findings) + 1
+            # the re-read screen finishes mounting before the pilot leaves
+            await _wait(pilot, lambda: isinstance(app.screen, RunScreen)
+                        and app.screen.session is after and app.screen.all_mounted)
 
     asyncio.run(main())
 

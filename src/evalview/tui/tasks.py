@@ -85,7 +85,10 @@ class TasksPane(Vertical):
 
     def _columns(self) -> None:
         """(Re)make the columns: the bar only where the interval's numbers fit beside it."""
-        table = self.query_one(DataTable)
+        tables = self.query(DataTable)
+        if not tables:  # removed while it mounted (the app quit during a watched re-read)
+            return
+        table = tables.first()
         table.clear(columns=True)
         for key, label, _ in COLUMNS:
             if key != "bar" or self.show_bar:
