@@ -131,7 +131,7 @@ def test_a_folder_opens_the_runs_screen_in_a_real_terminal(terminal: Terminal) -
     terminal.start(f"{_evalview()} {folder}")
     terminal.wait_for("6 clean")
     # the last row's numbers, drawn
-    terminal.wait_for("62.5 ± 5.0", "planner-b/ft-s", "30 / 48", absent="… reading")
+    terminal.wait_for("62.5 ± 5.0", "r-b/ft-seed-3", "30 / 48", absent="… reading")
     terminal.keys("Down")
     time.sleep(0.3)
     terminal.keys("Enter")

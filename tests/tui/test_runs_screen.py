@@ -18,7 +18,7 @@ from tui_helpers import run, showing, wait_for
 from evalview.tui.app import EvalViewApp
 from evalview.tui.run_screen import RunScreen
 from evalview.tui.runs_compare import RunsCompare
-from evalview.tui.runs_screen import SORTS, RunsScreen
+from evalview.tui.runs_screen import SORTS, RunsScreen, mean_text
 from evalview.tui.vtable import VirtualTable
 from helpers.closed_runs import outcomes_for, write_run
 from helpers.paths import SAMPLE_RUNS
@@ -279,5 +279,31 @@ def test_a_harness_result_is_a_row_per_arm_and_enter_opens_its_screen(tmp_path: 
             await wait_for(pilot, lambda: showing(app, HarnessScreen))
             await pilot.press("escape")
             await wait_for(pilot, lambda: showing(app, RunsScreen))
+
+    run(main())
+
+
+def test_a_files_reads_and_arms_sort_together_in_scan_order(tmp_path: Path) -> None:
+    """A file's further reads (named reads, harness arms) arrive after the scan; they were
+    listed at the very end, away from their file. They sort with it, in file order."""
+    (tmp_path / "a").mkdir()
+    shutil.copy(SAMPLE_RUNS / "lerobot" / "libero10-two-reads.json", tmp_path / "a")
+    (tmp_path / "b").mkdir()
+    shutil.copy(SAMPLE_RUNS / "harness" / "gpu-calc-hard-single-seed.json", tmp_path / "b")
+    write_run(tmp_path / "c", outcomes_for({"t": (1, 2)}, 2))
+
+    async def main() -> None:
+        app = EvalViewApp(tmp_path, jobs=1)
+        async with app.run_test(size=(160, 40)) as pilot:
+            await wait_for(pilot, lambda: showing(app, RunsScreen) and app.screen.done)
+            screen = app.screen
+            assert isinstance(screen, RunsScreen)
+            shown = [screen.entries[i] for i in screen.view]
+            assert [e.candidate.rel[0] for e in shown] == ["a", "a", *"bbbbb", "c"]
+            assert [e.row.read for e in shown[:2] if e.row] == [
+                "eval_results_400", "eval_results_800"
+            ]
+            assert shown[2].row is not None and shown[2].row.arm == "cold-start-only"
+            assert "(arm)" in str(mean_text(shown[2].row))
 
     run(main())

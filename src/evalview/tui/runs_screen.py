@@ -59,6 +59,13 @@ class RunsRow:
     index: int
     candidate: Candidate
     row: ReadRow | None = None
+    #: (scan position, row within the file): a file's named reads or a harness result's arms
+    #: are appended to `entries` as they arrive, yet sort together, in file order, after it
+    scan: tuple[int, int] = (-1, 0)
+
+    def __post_init__(self) -> None:
+        if self.scan == (-1, 0):
+            self.scan = (self.index, 0)
 
     @property
     def verdict(self) -> str:
@@ -103,8 +110,10 @@ def mean_text(row: ReadRow | None) -> Text:
         return Text(clean(row.reason or ""), style="red")
     if row.refusals:
         return Text("refused", style="yellow")
-    if row.mean is None or row.se is None:
+    if row.mean is None:
         return Text("—", style="dim")
+    if row.se is None:  # a harness arm: its mean over seeds (min–max is in its labels)
+        return Text(f"{100 * row.mean:5.1f} (arm)")
     return Text(f"{100 * row.mean:5.1f} ± {100 * row.se:.1f}")
 
 
@@ -113,7 +122,7 @@ COLUMNS = (
     Column("", 2),
     Column("set", 3),
     Column("verdict", 15),
-    Column("read", 0),
+    Column("read", 0, cut="path"),
     Column("succ / sel", 11, "right"),
     Column("all-T % ± SE", 13, "right"),
     Column("per task", 20),
@@ -267,13 +276,13 @@ class RunsScreen(Screen[None]):
         # The scan's entries keep their scan positions (a Filled message names one); a file's
         # further named reads are appended after them.
         self.entries = []
-        extra: list[tuple[Candidate, ReadRow]] = []
+        extra: list[tuple[int, int, Candidate, ReadRow]] = []
         for i, c in enumerate(message.found.entries):
             kept = message.keep.get((c.rel, c.kind), [])
             self.entries.append(RunsRow(i, c, kept[0] if kept else None))
-            extra += [(c, r) for r in kept[1:]]
-        for c, r in extra:
-            self.entries.append(RunsRow(len(self.entries), c, r))
+            extra += [(i, k, c, r) for k, r in enumerate(kept[1:], start=1)]
+        for i, k, c, r in extra:
+            self.entries.append(RunsRow(len(self.entries), c, r, scan=(i, k)))
         self.marked = []
         self.truncated = message.found.truncated
         self.skipped = [
@@ -293,8 +302,10 @@ class RunsScreen(Screen[None]):
             return  # a scan that a newer one replaced
         entry = self.entries[message.index]
         entry.row = message.rows[0]
-        for extra in message.rows[1:]:  # a file of several named reads: one row each
-            self.entries.append(RunsRow(len(self.entries), entry.candidate, extra))
+        for k, extra in enumerate(message.rows[1:], start=1):  # a file's further reads or arms
+            self.entries.append(
+                RunsRow(len(self.entries), entry.candidate, extra, scan=(entry.index, k))
+            )
         self.query_one(ProgressBar).advance(1)
         if entry.row.status == "skipped":
             self.skipped.append((entry.row.path, entry.row.reason or ""))
@@ -387,14 +398,14 @@ class RunsScreen(Screen[None]):
         r = entry.row
         if name == "verdict":
             order = ("errors", "unreadable", "warnings", "clean", "pending")
-            return (order.index(entry.verdict), entry.index)
+            return (order.index(entry.verdict), entry.scan)
         if name == "read":
-            return (entry.candidate.rel,)
+            return (entry.candidate.rel, entry.scan)
         if name == "mean":
-            return (r is None or r.mean is None, (r.mean or 0.0) if r else 0.0, entry.index)
+            return (r is None or r.mean is None, (r.mean or 0.0) if r else 0.0, entry.scan)
         if name == "successes":
-            return (r is None or r.selected is None, (r.successes or 0) if r else 0, entry.index)
-        return (entry.index,)
+            return (r is None or r.selected is None, (r.successes or 0) if r else 0, entry.scan)
+        return (entry.scan,)
 
     def _refilter(self, *, keep_cursor: bool) -> None:
         table = self.query_one(VirtualTable)

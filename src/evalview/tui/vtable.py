@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -35,6 +36,66 @@ class Column:
     label: str
     width: int = 0
     justify: str = "left"
+    #: "end": a long value loses its end (…); "middle": it keeps its head and its tail;
+    #: "path": each folder is squeezed first, then the file name, and a `[read]` suffix is kept
+    #: whole, so the parts where names differ stay (`p…er-b/ft-seed-1`, `…json [eval_results_400]`)
+    cut: str = "end"
+
+
+def middle_cut(value: str, width: int) -> str:
+    """`value` in `width` cells with its middle replaced by `…`: a third of the room for the
+    head, the rest for the tail (what tells two similar names apart is usually at the end)."""
+    if cell_len(value) <= width:
+        return value
+    if width <= 1:
+        return "…"[:width]
+    room = width - 1
+    head_room = room // 3
+    head, used = "", 0
+    for ch in value:
+        if used + cell_len(ch) > head_room:
+            break
+        head, used = head + ch, used + cell_len(ch)
+    tail, used = "", 0
+    for ch in reversed(value):
+        if used + cell_len(ch) > room - cell_len(head):
+            break
+        tail, used = ch + tail, used + cell_len(ch)
+    return f"{head}…{tail}"
+
+
+#: A component is never squeezed below this many cells (`p…r-b`): enough to tell two apart.
+_MIN_PART = 5
+
+
+def path_cut(value: str, width: int) -> str:
+    """`value` (a relative path, maybe with a ` [read]` suffix) in `width` cells, losing what
+    tells rows apart last: folders are squeezed from their middle, left to right; then the
+    outer folders go (`…/`), the one holding the file stays; then the file name gives way. The
+    suffix is kept whole. Falls back to `middle_cut` when even that does not fit."""
+    if cell_len(value) <= width:
+        return value
+    base, sep, read = value.partition(" [")
+    suffix = f"{sep}{read}" if sep else ""
+    parts = base.split("/")
+
+    def over() -> int:
+        return cell_len("/".join(parts) + suffix) - width
+
+    for i in range(len(parts) - 1):
+        if over() <= 0:
+            break
+        target = max(_MIN_PART, cell_len(parts[i]) - over())
+        if target < cell_len(parts[i]):
+            parts[i] = middle_cut(parts[i], target)
+    while over() > 0:
+        folders = parts[1:-1] if parts[0] == "…" else parts[:-1]
+        if len(folders) <= 1:
+            break
+        parts = ["…", *folders[1:], parts[-1]]
+    if over() > 0 and cell_len(parts[-1]) - over() >= 3:
+        parts[-1] = middle_cut(parts[-1], cell_len(parts[-1]) - over())
+    return "/".join(parts) + suffix if over() <= 0 else middle_cut(value, width)
 
 
 def _no_rows(_: int) -> Sequence[Cell]:
@@ -176,6 +237,9 @@ class VirtualTable(ScrollView, can_focus=True):
                 text.append_text(clean_text(cell))
             else:
                 text.append(clean(cell))
+            if col.cut != "end" and text.cell_len > width:
+                short = path_cut if col.cut == "path" else middle_cut
+                text = Text(short(text.plain, width), style=text.style, no_wrap=True)
             text.truncate(width, overflow="ellipsis", pad=False)
             pad = width - text.cell_len
             if col.justify == "right":
