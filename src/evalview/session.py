@@ -177,12 +177,9 @@ def reads_of(
     reading: Reading, address: Address, progress: Progress | None = None
 ) -> list[Session | HarnessSession]:
     """The audited reads of a reading already read (the app keeps it while the user picks)."""
-    from evalview.load.errors import NotARead
-    from evalview.load.registry import reader_named
+    from evalview.load.registry import holds_of
 
-    reader = reader_named(reading.format)
-    holds = reader.holds if reader is not None else "episodes"
-    if holds == "arms":
+    if holds_of(reading.format) == "arms":
         if address.read is not None:
             raise InputError(
                 f"{address.path}: a benchmark-harness result holds arms x seeds, no named reads; "
@@ -190,14 +187,24 @@ def reads_of(
             )
         _step(progress, 1)
         return [_harness_session(address, reading.payload)]
-    if not reading.runs:
-        select_run(reading)  # raises NotARead, saying what the input is instead
-        raise NotARead(f"{address.path}: holds no episode read.")  # pragma: no cover
-    if address.read is not None:
+    if address.read is not None or len(reading.runs) <= 1:
+        # the one read (select_run raises NotARead for a reading of none, naming what it is)
         return [_audited(address, select_run(reading, address.read), progress)]
-    if len(reading.runs) == 1:
-        return [_audited(address, reading.runs[0].run, progress)]
     return [_audited(address.with_read(r.name), r.run, progress) for r in reading.runs]
+
+
+def open_one(
+    path: str | Path | Address | Source,
+    *,
+    name: str | None = None,
+    read: ReadOptions | None = None,
+    progress: Progress | None = None,
+) -> Session | HarnessSession:
+    """The one read at `path`: a harness result's session, or the episode read `name` picks
+    (InputError when the file holds several and no name says which). Only that read is
+    audited (`export`, and each side of `compare`)."""
+    address, source = _address_and_source(path, name)
+    return reads_of(read_address(source, read, progress), address, progress)[0]
 
 
 def open_run(
@@ -215,11 +222,12 @@ def open_run(
     address, source = _address_and_source(path, name)
     reading = read_address(source, read, progress)
     from evalview.load.errors import NotARead
-    from evalview.load.registry import reader_named
+    from evalview.load.registry import holds_of, reader_named
 
-    reader = reader_named(reading.format)
-    if reader is not None and reader.holds == "arms":
-        raise NotARead(f"{address.path}: " + _NOT_EPISODES.format(noun=reader.described))
+    if holds_of(reading.format) == "arms":  # refused before its audit: no harness work done
+        reader = reader_named(reading.format)
+        noun = reader.described if reader is not None else reading.format
+        raise NotARead(f"{address.path}: " + _NOT_EPISODES.format(noun=noun))
     return _audited(address, select_run(reading, address.read), progress)
 
 
@@ -365,10 +373,9 @@ def open_input(
     files = PsrFiles(address.bare_targets, address.catalog)
     options = files.options()
     reading = read_address(address, progress=progress)
-    from evalview.load.registry import reader_named
+    from evalview.load.registry import holds_of
 
-    reader = reader_named(reading.format)
-    holds = reader.holds if reader is not None else "episodes"
+    holds = holds_of(reading.format)
     if holds != "checkpoint-inputs" and files.catalog is not None:
         from evalview.psr import PsrError
 
@@ -414,19 +421,6 @@ def _summaries(reading: Reading) -> dict[str, str]:
             f", pc_success {recorded:.1f} %" if recorded is not None else ""
         )
     return out
-
-
-def named_reads(path: Path) -> dict[str, str]:
-    """The reads of a file of several named reads, key → one line about it; {} when the file
-    holds one read or is something else (opening it then says what is wrong)."""
-    source = Source(path)
-    try:
-        if source.is_dir or not source.exists:
-            return {}
-        reading = read_input(source)
-    except Exception:  # the loader words the problem when the run is opened
-        return {}
-    return _summaries(reading) if len(reading.runs) > 1 else {}
 
 
 def partial_credit(

@@ -21,7 +21,6 @@ from evalview.cli.output import (
 
 if TYPE_CHECKING:
     from evalview.compare.paired import Comparison, PairedCounts
-    from evalview.session import HarnessSession, Session
 
 HELP = "is B better than A? two reads of the same schedule, paired by episode"
 DESCRIPTION = """\
@@ -91,10 +90,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from evalview.errors import Refused
-    from evalview.session import HarnessSession, compare_sessions, open_reads
+    from evalview.session import HarnessSession, compare_sessions, open_one
 
-    side_a = _one_read(open_reads(args.a, name=args.read_a), args.a)
-    side_b = _one_read(open_reads(args.b, name=args.read_b), args.b)
+    side_a = open_one(args.a, name=args.read_a)
+    side_b = open_one(args.b, name=args.read_b)
     if isinstance(side_a, HarnessSession) and isinstance(side_b, HarnessSession):
         from evalview.cli.harness import compare as compare_harness_files
 
@@ -116,19 +115,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         show(result)
     return EXIT_OK
-
-
-def _one_read(reads: list[Session | HarnessSession], path: str) -> Session | HarnessSession:
-    """The one read of a side; a file of several named reads needs --read-a / --read-b."""
-    if len(reads) > 1:
-        from evalview.errors import InputError
-
-        keys = ", ".join(str(r.where.read) for r in reads)
-        raise InputError(
-            f"{path}: holds {len(reads)} named reads ({keys}); say which one with --read-a / "
-            "--read-b."
-        )
-    return reads[0]
 
 
 def _p(t: PairedCounts, p: float) -> str:

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     from evalview.load import ReadOptions, Source, select_run
-    from evalview.load.registry import reader_named
+    from evalview.load.registry import holds_of
     from evalview.model.run import DEFAULT_MESSAGE_KEY
     from evalview.psr import PsrOptions, score_inputs, score_psr_run
     from evalview.psr.inputs import load_bare_targets, load_catalog, parse_checkpoint_inputs
@@ -135,8 +135,7 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     why_not = no_partial_credit(reading.format, path)
     if why_not is not None:  # the reader's own words, as the app's Partial credit tab says
         raise PsrError(why_not)
-    reader = reader_named(reading.format)
-    if reader is not None and reader.holds == "checkpoint-inputs":
+    if holds_of(reading.format) == "checkpoint-inputs":
         if args.message_key not in (None, DEFAULT_MESSAGE_KEY):
             raise PsrError(
                 f"{path}: --message-key applies to closed runs; checkpoint-input rows always "

@@ -10,9 +10,6 @@ __all__ = ["sha256_file"]
 
 
 def sha256_file(path: Path) -> str:
-    """Hex digest, read in 1 MiB blocks (a trajectories file is a few MB; nothing is kept)."""
-    digest = hashlib.sha256()
+    """Hex digest, streamed by the standard library (a trajectories file is a few MB)."""
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()

@@ -23,7 +23,7 @@ from evalview.load import (
     task_results,
 )
 from evalview.load.errors import InputError, NotARead
-from evalview.load.reader import OnRead, Reader, Reading, ReadOptions
+from evalview.load.reader import Holds, OnRead, Reader, Reading, ReadOptions
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
 
@@ -35,6 +35,7 @@ __all__ = [
     "all_readers",
     "formats_markdown",
     "formats_sentence",
+    "holds_of",
     "load_run",
     "ordered",
     "read_input",
@@ -92,6 +93,12 @@ def plugin_readers() -> tuple[Reader, ...]:
 def all_readers() -> tuple[Reader, ...]:
     """Every format, built-in first, each group by priority: the order inputs are asked in."""
     return READERS + plugin_readers()
+
+
+def holds_of(fmt: str) -> Holds:
+    """What a reading of format `fmt` holds (episodes when no reader declares the name)."""
+    reader = reader_named(fmt)
+    return "episodes" if reader is None else reader.holds
 
 
 def reader_named(name: str) -> Reader | None:
@@ -218,7 +225,7 @@ def _why_not_a_run(source: Source) -> str:
         where = f" at line {problem.line}" if has_line else ""
         return (
             f"not strict JSON ({problem.detail}{where}), so not a results JSON. "
-            + _what_to_pass()
+            + formats_sentence()
         )
     if isinstance(value, dict) and value.get("format") == harness_result.EXPORTED_FORMAT:
         source_doc = value.get("source")
@@ -229,8 +236,4 @@ def _why_not_a_run(source: Source) -> str:
             "a copy for publication, which evalview does not read back. Open the harness "
             f"result it was exported from{origin} instead."
         )
-    return f"valid JSON, but of no format evalview reads. {_what_to_pass()}"
-
-
-def _what_to_pass() -> str:
-    return formats_sentence()
+    return f"valid JSON, but of no format evalview reads. {formats_sentence()}"

@@ -148,7 +148,7 @@ def _export_run(
     from evalview.load.input_path import check_input_path
     from evalview.model.address import Address
     from evalview.report.builder import build_result
-    from evalview.session import EXPORT_SCORING, HarnessSession, open_reads, score_session
+    from evalview.session import EXPORT_SCORING, HarnessSession, open_one, score_session
 
     address = Address.of(source, read)
     src, dest = address.path, Path(output_dir)
@@ -158,15 +158,9 @@ def _export_run(
     # recorded before it is read, as it is not read through the closed-run reader.
     recorder = snapshot.Recorder()
     early = None if os.path.isdir(src) else snapshot.take(src)
-    opened = open_reads(address, read=ReadOptions(on_read=recorder))
-    if isinstance(opened[0], HarnessSession):
-        return _export_harness(opened[0], dest, metrics)
-    if len(opened) > 1:
-        from evalview.errors import InputError
-
-        keys = ", ".join(str(s.where.read) for s in opened)
-        raise InputError(f"{src}: holds {len(opened)} named reads ({keys}); say which one.")
-    session = opened[0]
+    session = open_one(address, read=ReadOptions(on_read=recorder))
+    if isinstance(session, HarnessSession):
+        return _export_harness(session, dest, metrics)
     before = early if early is not None else recorder.snapshot(src)
     run, findings = session.run, session.findings
     errors = [f for f in findings if f.severity is Severity.ERROR]

@@ -590,10 +590,10 @@ class EvalViewApp(App[int]):
         if isinstance(message.opened, HarnessSession):
             from evalview.tui.harness_screen import HarnessScreen
 
-            old_counts = self.harness
+            old_harness = self.harness
             self.harness = message.opened
             await self.push_screen(HarnessScreen(message.opened))
-            self.notify(_counts_change(old_counts, message.opened), title="Re-read")
+            self.notify(_counts_change(old_harness, message.opened), title="Re-read")
             return
         if not isinstance(message.opened, Session):  # checkpoint inputs, scored again
             from evalview.tui.partial_credit import CheckpointInputsScreen
