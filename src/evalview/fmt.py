@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["STAGES", "pairs", "pct", "short_number"]
+__all__ = ["STAGES", "count", "pairs", "pct", "ratio", "short_number"]
 
 #: The stages of opening a run, in order, as the loading bar names them (here, not in
 #: evalview.session, so the app's loading screen draws without importing the reader).
@@ -14,6 +14,16 @@ STAGES = ("reading", "auditing", "scoring")
 def pct(x: float | None, digits: int = 1) -> str:
     """A fraction as percent text; None as an em dash."""
     return "—" if x is None else f"{100 * x:.{digits}f} %"
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """`1 seed`, `2 seeds`, `1,200 episodes`: one rule for every count a person reads."""
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def ratio(k: int | None, n: int | None) -> str:
+    """`641 / 1,200`: a count over its denominator, thousands separated like every count."""
+    return f"{'—' if k is None else f'{k:,}'} / {'—' if n is None else f'{n:,}'}"
 
 
 def short_number(value: object) -> str:

@@ -73,7 +73,7 @@ def test_a_refused_read_is_a_row_that_says_why(capsys: pytest.CaptureFixture[str
     assert code == 1
     ff = [line for line in out.splitlines() if "fail-fast" in line]
     assert len(ff) == 1 and "refused: 1 errored rollout(s)" in ff[0]
-    assert "1 of 7 reads have no score" in " ".join(err.split())
+    assert "1 of 7 reads has no score" in " ".join(err.split())
 
 
 def test_csv_one_header_row_fractions_equal_to_json(capsys: pytest.CaptureFixture[str]) -> None:

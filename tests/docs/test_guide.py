@@ -1,4 +1,4 @@
-"""docs/guide.md quotes real output: its checked blocks are re-run and must still say the same.
+"""The docs quote real output: their checked blocks are re-run and must still say the same.
 
 A block preceded by `<!-- checked: exit N -->` holds one `$ evalview ...` command and what it
 printed (long parts cut at a `…` line). The cheap commands (check, score, power, psr on the
@@ -24,6 +24,9 @@ from evalview.cli import COMMANDS
 from helpers.paths import REPO
 
 GUIDE = REPO / "docs" / "guide.md"
+#: Every page whose checked blocks are re-run (docs/folders.md once quoted `9 reads, 1 with errors`
+#: where the real output said 19 and 3).
+CHECKED_DOCS = ("guide.md", "folders.md")
 
 #: Subcommands cheap enough to run here (well under a second each on the bundled runs).
 CHEAP = {"check", "score", "power", "psr"}
@@ -38,6 +41,7 @@ class Checked:
 
     line: int
     command: str
+    page: str
     exit_code: int
     output: tuple[str, ...]
 
@@ -54,20 +58,21 @@ class Checked:
         return "|" in shlex.split(self.command)
 
 
-def checked_blocks(text: str) -> list[Checked]:
+def checked_blocks(text: str, page: str = "guide.md") -> list[Checked]:
     """Every checked block, with the guide line it starts on (for readable failures)."""
     blocks = []
     for m in MARKER.finditer(text):
         lines = m.group(2).split("\n")
         commands = [ln for ln in lines if ln.startswith("$ ")]
         assert len(commands) == 1 and lines[0] == commands[0], (
-            f"docs/guide.md:{text.count(chr(10), 0, m.start()) + 1}: a checked block holds one "
+            f"docs/{page}:{text.count(chr(10), 0, m.start()) + 1}: a checked block holds one "
             f"`$ evalview ...` command on its first line, then its output"
         )
         blocks.append(
             Checked(
                 line=text.count("\n", 0, m.start()) + 1,
                 command=commands[0][2:],
+                page=page,
                 exit_code=int(m.group(1)),
                 output=tuple(lines[1:]),
             )
@@ -76,7 +81,12 @@ def checked_blocks(text: str) -> list[Checked]:
 
 
 BLOCKS = checked_blocks(GUIDE.read_text(encoding="utf-8"))
-RUNNABLE = [b for b in BLOCKS if b.argv and b.argv[0] in CHEAP]
+RUNNABLE = [
+    b
+    for page in CHECKED_DOCS
+    for b in checked_blocks((GUIDE.parent / page).read_text(encoding="utf-8"), page)
+    if b.argv and b.argv[0] in CHEAP
+]
 
 
 def run(argv: list[str]) -> subprocess.CompletedProcess[str]:
@@ -112,10 +122,12 @@ def test_block_parser_reads_command_exit_code_and_output() -> None:
     assert block.argv == ["check", "a"] and block.piped
 
 
-@pytest.mark.parametrize("block", RUNNABLE, ids=[f"line{b.line}" for b in RUNNABLE])
+@pytest.mark.parametrize(
+    "block", RUNNABLE, ids=[f"{b.page.removesuffix('.md')}-line{b.line}" for b in RUNNABLE]
+)
 def test_checked_command_behaves_as_the_guide_says(block: Checked) -> None:
     result = run(block.argv)
-    where = f"docs/guide.md:{block.line}: `{block.command}`"
+    where = f"docs/{block.page}:{block.line}: `{block.command}`"
     assert result.returncode == block.exit_code, (
         f"{where}: exit {result.returncode}\n{result.stderr}"
     )

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from evalview.cli.output import EXIT_OK, EXIT_REFUSED, console, emit_json, escape, fail_unreadable
+from evalview.fmt import count
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,16 +81,12 @@ def _no_reads(root: Path, skipped: list[dict[str, Any]], truncated: str | None) 
     )
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
-
-
 def _line(doc: dict[str, Any]) -> str:
     path = escape(doc["path"] + (f" [{doc['read']}]" if doc.get("read") else ""))
     if doc["status"] == "unreadable":
         return f"[bold red]✗ {path}[/]: cannot be read: {escape(doc['error'])}"
     c = doc["counts"]
-    tally = f"{_plural(c['error'], 'error')}, {_plural(c['warning'], 'warning')}"
+    tally = f"{count(c['error'], 'error')}, {count(c['warning'], 'warning')}"
     first = next((f for f in doc["findings"] if f["severity"] == "error"), None)
     if c["error"]:
         return f"[bold red]✗ {path}[/]: {tally}" + (
@@ -128,7 +125,7 @@ def _totals(runs: list[dict[str, Any]], skipped: list[dict[str, Any]]) -> dict[s
 
 def _total_line(root: str, c: dict[str, int], ok: bool) -> str:
     parts = [
-        _plural(c["runs"], "read"),
+        count(c["runs"], "read"),
         f"{c['with_errors']} with errors",
         f"{c['with_warnings']} with warnings only",
         f"{c['clean']} clean",

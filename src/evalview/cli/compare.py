@@ -182,8 +182,8 @@ def show(c: Comparison) -> None:
         ckpt = facts.checkpoint or facts.policy_name or "policy not declared"
         out.print(
             f"[bold]{side}[/] {escape(facts.label)}  [dim]{escape(ckpt)}, run "
-            f"{escape(str(facts.run_id))}, {escape(str(facts.benchmark_name))} "
-            f"{escape(str(facts.benchmark_version))}, {facts.seed_set} seeds[/]"
+            f"{escape(facts.run_id or 'not declared')}, {escape(facts.benchmark)}, "
+            f"{escape(facts.seed_set)} seeds[/]"
         )
     if c.labels:
         out.print("[bold yellow]" + escape("  ".join(c.labels)) + "[/]")

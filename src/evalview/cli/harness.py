@@ -19,7 +19,7 @@ from evalview.cli.output import (
     escape,
     pct,
 )
-from evalview.fmt import pairs, short_number
+from evalview.fmt import count, pairs, ratio, short_number
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -145,8 +145,9 @@ def print_score(out: Console, card: HarnessScore, path: str) -> None:
         verdict = "[bold yellow]publishable with caveats: state them beside the numbers[/]"
     else:
         verdict = "[bold green]publishable result[/]"
-    out.print(f"{verdict} · audit: {counts['error']} errors, {counts['warning']} warnings, "
-              f"{counts['info']} info (evalview check {escape(path)})")
+    out.print(f"{verdict} · audit: {count(counts['error'], 'error')}, "
+              f"{count(counts['warning'], 'warning')}, {counts['info']} info "
+              f"(evalview check {escape(path)})")
 
 
 def _hardware(hw: object) -> str:
@@ -154,7 +155,10 @@ def _hardware(hw: object) -> str:
         return "hardware not recorded"
     gpu = hw.get("gpu")
     if isinstance(gpu, dict) and gpu.get("available"):
-        return f"{gpu.get('name')}, driver {gpu.get('driver_version')}"
+        driver = gpu.get("driver_version")
+        return f"{gpu.get('name') or 'a GPU'}, " + (
+            f"driver {driver}" if driver else "driver version not recorded"
+        )
     return "CPU only (no CUDA device)"
 
 
@@ -210,7 +214,7 @@ def _read_lines(card: HarnessScore) -> list[str]:
              "[dim]" + _line(head) + "[/]"]
     for row in card.arms:
         for r in row.reads:
-            solved = "not a count" if r.solved is None else f"{r.solved} / {r.rollouts}"
+            solved = "not a count" if r.solved is None else ratio(r.solved, r.rollouts)
             lines.append(_line([(row.name, -w), (str(r.seed), 9), (solved, 17), (pct(r.rate), 7),
                                 (_iv(r.wilson95), 13)], row))
     lines.append("[dim]greedy evaluation, one trajectory per task: rollouts = tasks[/]")

@@ -21,6 +21,7 @@ from evalview.cli.output import (
     pct,
     resamples,
 )
+from evalview.fmt import ratio
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -166,7 +167,7 @@ def _print_refusals(out: Console, card: Scorecard, path: str) -> None:
 
 
 def _frac(k: int, n: int) -> str:
-    return f"{k} / {n} = {pct(k / n)}" if n else f"{k} / 0 = —"
+    return f"{ratio(k, n)} = {pct(k / n) if n else '—'}"
 
 
 def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> None:
@@ -349,7 +350,7 @@ def _task_table(card: Scorecard) -> Table:
         errors = str(t.errors) + (f" +{t.missing} missing" if t.missing else "")
         cells = [
             escape(t.task),
-            f"{t.successes} / {t.selected}",
+            ratio(t.successes, t.selected),
             pct(t.rate),
             _iv(t.wilson95),
             str(t.attempted),

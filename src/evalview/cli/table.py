@@ -21,6 +21,7 @@ from evalview.cli.output import (
     escape,
     resamples,
 )
+from evalview.fmt import count
 
 if TYPE_CHECKING:
     from evalview.folder.discover import Candidate
@@ -154,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
     refused = [r for r in rows if r.refused is not None]
     if refused and args.format != "json":
         err.print(
-            f"[bold yellow]evalview:[/] {len(refused)} of {len(rows)} reads have no score "
+            f"[bold yellow]evalview:[/] {len(refused)} of {count(len(rows), 'read')} "
+            f"{'has' if len(refused) == 1 else 'have'} no score "
             "(their rows say why)."
         )
     return EXIT_REFUSED if refused else EXIT_OK

@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from evalview.fmt import ratio
 from evalview.folder.reads import ReadRow, TaskCell
 from evalview.textsafe import clean
 
@@ -64,7 +65,7 @@ def cells(row: ReadRow, pm: str = "±", dash: str = "—", en: str = "–") -> l
     boot = (
         dash if row.bootstrap is None else f"{_pct(row.bootstrap[0])}{en}{_pct(row.bootstrap[1])}"
     )
-    frac = dash if row.selected is None else f"{row.successes} / {row.selected}"
+    frac = dash if row.selected is None else ratio(row.successes, row.selected)
     return [
         row.label,
         row.benchmark_label or dash,

@@ -87,6 +87,12 @@ class ReadFacts:
             return None
         return f"{self.policy_name}@{self.policy_version}"
 
+    @property
+    def benchmark(self) -> str:
+        """The benchmark as text for people: never Python's `None` when a read does not say."""
+        named = " ".join(x for x in (self.benchmark_name, self.benchmark_version) if x)
+        return named or "benchmark not declared"
+
     def to_json(self) -> dict[str, Any]:
         return {
             "path": self.label,

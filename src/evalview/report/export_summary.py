@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evalview.fmt import pct
+from evalview.fmt import count, pct
 
 if TYPE_CHECKING:
     from evalview.report.export import Exported
@@ -81,8 +81,8 @@ def harness_export_summary(done: HarnessExported) -> ExportSummary:
     return ExportSummary(
         destination=done.destination,
         headline=(
-            f"benchmark-harness result {doc['name']}, {len(doc['arms'])} arms × "
-            f"{len(doc['seeds'])} seeds"
+            f"benchmark-harness result {doc['name']}, {count(len(doc['arms']), 'arm')} × "
+            f"{count(len(doc['seeds']), 'seed')}"
         ),
         files=tuple(done.files),
         warnings=tuple(warnings),

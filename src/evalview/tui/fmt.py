@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evalview.fmt import pct
+from evalview.fmt import count, pct, ratio
 
 __all__ = ["SEVERITY_MARK", "SEVERITY_STYLE", "count_text", "pct", "share"]
 
@@ -13,9 +13,9 @@ SEVERITY_MARK = {"error": "✗", "warning": "⚠", "info": "ℹ"}
 
 
 def count_text(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'s' * (n != 1)}"
+    return count(n, noun)
 
 
 def share(k: int, n: int) -> str:
     """`k / n (p %)`; the denominator is always shown."""
-    return f"{k:,} / {n:,}" + (f" ({pct(k / n)})" if n else "")
+    return ratio(k, n) + (f" ({pct(k / n)})" if n else "")

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from evalview.findings import Finding
-from evalview.fmt import pairs, short_number
+from evalview.fmt import pairs, ratio, short_number
 from evalview.harness.score import MEASURED, HarnessScore, measured_text
 from evalview.model.harness_file import HarnessFile
 from evalview.session import HarnessSession
@@ -210,7 +210,7 @@ class HarnessScreen(Screen[None]):
                 cells = [
                     Text(f"  s{r.seed}", style="dim"),
                     Text(str(r.optimizer_steps), justify="right", style="dim"),
-                    Text("not a count" if r.solved is None else f"{r.solved} / {r.rollouts}",
+                    Text("not a count" if r.solved is None else ratio(r.solved, r.rollouts),
                          justify="right"),
                     Text(pct(r.rate), justify="right"),
                     Text("—" if wilson is None else _range(*wilson), justify="right"),

@@ -27,6 +27,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
+from evalview.fmt import ratio
 from evalview.folder.discover import Candidate, Discovery
 from evalview.folder.reads import ReadRow, ScoreOptions, row_of_item
 from evalview.folder.watch import changed_under
@@ -135,7 +136,7 @@ COLUMNS = (
 
 def cells(entry: RunsRow, mark: str, role: str = "") -> Sequence[Cell]:
     r = entry.row
-    frac = "" if r is None or r.selected is None else f"{r.successes} / {r.selected}"
+    frac = "" if r is None or r.selected is None else ratio(r.successes, r.selected)
     return (
         Text(mark, style="bold magenta"),
         Text(role, style="bold cyan"),
