@@ -27,6 +27,15 @@ settings.load_profile("evalview")
 
 
 
+@pytest.fixture(autouse=True)
+def _own_state_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app remembers the last export directory under XDG_STATE_HOME: each test gets its
+    own, so no test reads another's choice (or the developer's)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
 def copy_example(dest: Path) -> Path:
     """Copy the example to `dest` and make the copy writable (it may come read-only)."""
     shutil.copytree(EXAMPLE, dest)

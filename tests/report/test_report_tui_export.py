@@ -54,7 +54,8 @@ def test_key_e_exports_to_the_typed_destination(
     import webbrowser
 
     run = Path(shutil.copytree(EXAMPLE, tmp_path / "run"))
-    dest = tmp_path / "published"
+    (tmp_path / "papers").mkdir()
+    dest = tmp_path / "papers" / "published"
     opened: list[str] = []
     monkeypatch.setattr(webbrowser, "open", lambda url, *a, **k: opened.append(url) or True)
 
@@ -88,6 +89,10 @@ def test_key_e_exports_to_the_typed_destination(
         assert opened == [(dest / "index.html").resolve().as_uri()]
         await pilot.press("escape")
         await _wait(pilot, lambda: isinstance(app.screen, RunScreen))
+        await pilot.press("e")  # the next proposal is under the directory chosen this time
+        await _wait(pilot, lambda: _showing_export(app))
+        proposal = app.screen.query_one("#export-dest", Input).value
+        assert proposal == str(dest.parent / "run-export"), proposal
 
     _drive(run, body)
 
@@ -126,18 +131,37 @@ def test_palette_opens_the_export_dialog(tmp_path: Path) -> None:
     _drive(run, body)
 
 
-def test_default_destination_is_a_new_folder_in_the_current_directory(tmp_path: Path) -> None:
-    run = tmp_path / "cache" / ".hidden" / "run"
+def test_the_proposal_is_beside_the_run_then_where_the_reviewer_exported_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: the dialog proposed the current directory (a checkout). Now: beside the input's
+    folder, named after the input; once the reviewer exported somewhere, under that directory;
+    a bundled sample (checkout or cache) under the home directory; never inside the run."""
+    from evalview.report.destination import proposed_destination, remember_export_dir
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    runs = tmp_path / "runs"
+    run = runs / "run"
     run.mkdir(parents=True)
-    here = tmp_path / "work"
-    here.mkdir()
-    assert default_destination(run, here) == here / "run-export"
-    (here / "run-export").mkdir()
-    assert default_destination(run, here) == here / "run-export-2"
-    result = run / "result.json"
-    result.write_text("{}")
-    assert default_destination(result, here) == here / "run-export-2"
-    # standing inside the run: a sibling of the run, never a folder inside it
-    assert default_destination(run, run) == run.parent / "run-export"
-    (run / "sub").mkdir()
-    assert default_destination(run, run / "sub") == run.parent / "run-export"
+    assert proposed_destination(run) == runs / "run-export"
+    (runs / "run-export").mkdir()
+    assert proposed_destination(run) == runs / "run-export-2"
+    lerobot = runs / "lerobot"
+    lerobot.mkdir()
+    (lerobot / "smolvla-40k.json").write_text("{}")
+    (lerobot / "eval_info.json").write_text("{}")
+    assert proposed_destination(lerobot / "smolvla-40k.json") == runs / "smolvla-40k-export"
+    assert proposed_destination(lerobot / "eval_info.json") == runs / "lerobot-export"
+    assert proposed_destination(run, bundled=runs) == home / "run-export"
+    chosen = tmp_path / "papers"
+    chosen.mkdir()
+    remember_export_dir(chosen / "first-export")
+    assert proposed_destination(run) == chosen / "run-export"
+    assert proposed_destination(run, bundled=runs) == chosen / "run-export"
+    remember_export_dir(run / "inside-export")  # a choice inside this run is not reused for it
+    assert proposed_destination(run) == runs / "run-export-2"
+    chosen.rmdir()
+    remember_export_dir(chosen / "x")  # a directory since removed is forgotten
+    assert proposed_destination(run) == runs / "run-export-2"

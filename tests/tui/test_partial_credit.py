@@ -63,7 +63,10 @@ def test_run_tab_shows_psr_beside_sr_and_episode_checkpoints() -> None:
             for row, t in zip(tasks, expected.tasks, strict=True):
                 assert row[1] == f"{100 * (t.psr or 0):.2f} %"  # PSR, from the core
                 assert row[2] == f"{100 * (t.sr or 0):.2f} %"  # SR beside it
-            assert "infrastructure error ×1" in tasks[1][5]
+            # how many were not scored; why is on the task's episodes title below
+            assert [row[5] for row in tasks] == [
+                str(t.selected - t.scored) if t.not_scored() else "—" for t in expected.tasks
+            ]
             assert "76.05 %" in _static(app, "#psr-title")
 
             # The first task is shown; its first episode's checkpoints: Logs 5/5, Kills 3/3, ...
@@ -74,6 +77,9 @@ def test_run_tab_shows_psr_beside_sr_and_episode_checkpoints() -> None:
             # Walk: task-01 → its episodes → seed1002 (Logs 2/5 → 0.40).
             await pilot.press("down", "enter")
             await _wait(pilot, lambda: "task-01" in _static(app, "#psr-episodes-title"))
+            assert "not scored: " + ", ".join(expected.tasks[1].not_scored()) in " ".join(
+                _static(app, "#psr-episodes-title").split()
+            )
             episodes = pane.query_one("#psr-episodes", DataTable)
             assert episodes.has_focus
             ids = [r[0] for r in _cells(episodes)]

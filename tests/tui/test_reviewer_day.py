@@ -193,7 +193,10 @@ def test_search_findings_and_tasks_and_find_in_a_record(faulty_session: Session)
             title = _plain(find_title)
             assert "match" in title and "“status”" in title
             assert record.query_one("#detail-find", Input).display
-            await pilot.press("escape")  # leaves the record (the find box does not trap Esc)
+            await pilot.press("escape")  # closes the find bar; the record stays (issue 23)
+            await wait_for(pilot, lambda: not record.query_one("#detail-find", Input).display)
+            assert app.screen is record and not isinstance(app.focused, Input)
+            await pilot.press("escape")  # a second Escape leaves the record
             await wait_for(pilot, lambda: not isinstance(app.screen, RecordScreen))
             app.screen.open_record(0)  # type: ignore[attr-defined]
             await wait_for(pilot, lambda: showing(app, RecordScreen))

@@ -64,3 +64,10 @@ def with_app(session: Session, body: Callable[[Pilot[Any], EvalViewApp], Awaitab
             await body(pilot, app)
 
     run(main())
+
+
+def screen_lines(app: App[Any]) -> list[str]:
+    """What the terminal shows, line by line, as text: the whole composed screen (what a person
+    sees, after cuts, scrolling and overlays), not one widget's idea of its content."""
+    update = app.screen._compositor.render_full_update()
+    return ["".join(seg.text for strip in line for seg in strip) for line in update.strips]

@@ -36,6 +36,7 @@ from evalview.compare.reads import (
     refuse_mixed_seed_sets,
 )
 from evalview.findings import Finding
+from evalview.fmt import count
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
 from evalview.stats.intervals import wilson_interval
 from evalview.stats.policy import DEVELOPMENT as DEVELOPMENT_LABEL
@@ -229,7 +230,7 @@ def verdict(both: int, only_a: int, only_b: int, neither: int, p: float, alpha: 
     d = only_a + only_b
     if n == 0:
         return Verdict("no_pairs", "no pair completed on both reads: nothing to compare")
-    head = f"{n} pair{'s' * (n != 1)}, b = {only_b} and c = {only_a} give p = {p:.3g}"
+    head = f"{count(n, 'pair')}, b = {only_b:,} and c = {only_a:,} give p = {p:.3g}"
     if d == 0:
         return Verdict(
             "not_significant", f"{head}: no discordant pair, so no difference can be declared"
@@ -238,13 +239,14 @@ def verdict(both: int, only_a: int, only_b: int, neither: int, p: float, alpha: 
         winner, won = ("B", only_b) if only_b > only_a else ("A", only_a)
         return Verdict(
             f"{winner.lower()}_better",
-            f"{head} < {alpha:g}: {winner} is better, winning {won} of the {d} discordant pairs",
+            f"{head} < {alpha:g}: {winner} is better, winning {won:,} of the {d:,} discordant "
+            "pairs",
         )
     if only_a == only_b:
-        lead = f"A and B each won {only_a} of the {d} discordant pairs"
+        lead = f"A and B each won {only_a:,} of the {d:,} discordant pairs"
     else:
         leader, won = ("B", only_b) if only_b > only_a else ("A", only_a)
-        lead = f"though {leader} won {won} of the {d} discordant pairs"
+        lead = f"though {leader} won {won:,} of the {d:,} discordant pairs"
     return Verdict(
         "not_significant",
         f"{head}: not significant at the {_pct(alpha)} level, {lead}",

@@ -21,6 +21,9 @@ __all__ = [
     "ExportRefused",
     "Refused",
     "check_destination",
+    "last_export_dir",
+    "proposed_destination",
+    "remember_export_dir",
     "run_root",
     "write_new_directory",
 ]
@@ -42,6 +45,65 @@ class AuditRefused(ExportRefused):
 def run_root(source: Path) -> Path:
     """The directory holding the run (the run itself, or the folder of a results JSON)."""
     return (source if source.is_dir() else source.parent).resolve()
+
+
+#: File names that say nothing about the read (the folder's name does).
+_GENERIC_STEMS = frozenset({"result", "results", "eval_info", "manifest", "summary"})
+
+
+def _state_file() -> Path:
+    """Where the app remembers the directory a reviewer last exported into (XDG state)."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "evalview" / "last-export-dir"
+
+
+def last_export_dir() -> Path | None:
+    """The directory the reviewer chose for their last export, when it still exists."""
+    try:
+        text = _state_file().read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    chosen = Path(text)
+    return chosen if text and chosen.is_absolute() and chosen.is_dir() else None
+
+
+def remember_export_dir(dest: Path) -> None:
+    """Remember `dest`'s parent for the next proposal; a failure to write is not an error (the
+    export itself succeeded), so it is silent."""
+    state = _state_file()
+    try:
+        state.parent.mkdir(parents=True, exist_ok=True)
+        state.write_text(str(dest.absolute().parent) + "\n", encoding="utf-8")
+    except OSError:
+        pass
+
+
+def proposed_destination(source: Path, *, bundled: Path | tuple[Path, ...] = ()) -> Path:
+    """A new folder named after the input (`smolvla-libero-40k-export`), never inside the run:
+    under the directory the reviewer chose last; else beside the run's folder; a bundled sample
+    (a checkout's sample_runs/ or the user cache, both in `bundled`) goes to the home directory,
+    not into a checkout or a hidden cache."""
+    source = source.absolute()
+    name = source.name if source.is_dir() else source.stem
+    if not source.is_dir() and name.lower() in _GENERIC_STEMS:
+        name = source.parent.name
+    root = run_root(source)
+    roots = (bundled,) if isinstance(bundled, Path) else bundled
+    inside = [r for r in roots if source.resolve().is_relative_to(r.resolve())]
+    last = last_export_dir()
+    if last is not None and not last.resolve().is_relative_to(root):
+        parent = last
+    elif inside:
+        parent = Path.home()
+    else:
+        parent = root.parent
+    stem = f"{name or 'evalview'}-export"
+    candidate = parent / stem
+    n = 2
+    while os.path.lexists(candidate):
+        candidate = parent / f"{stem}-{n}"
+        n += 1
+    return candidate
 
 
 def check_destination(source: Path, dest: Path) -> Path:

@@ -194,15 +194,15 @@ class CompareScreen(Screen[None]):
     """Tasks side by side; moving the cursor shows that task's McNemar table and power line."""
 
     DEFAULT_CSS = """
-    #compare-title { height: 1; padding: 0 1; background: $panel; }
+    #compare-title { height: auto; padding: 0 1; background: $panel; }
     #compare-reads { height: 2; padding: 0 1; background: $panel; text-wrap: nowrap;
                      text-overflow: ellipsis; }
     #compare-head { height: auto; padding: 0 1; }
     #compare-table { height: 1fr; }
     #compare-detail { height: auto; padding: 0 1; border-top: solid $primary; }
     /* A short terminal keeps room for the table: the head and the detail scroll instead. */
-    .-short #compare-head { max-height: 5; overflow-y: auto; }
-    .-short #compare-detail { max-height: 9; overflow-y: auto; }
+    .-short #compare-head { max-height: 3; overflow-y: auto; }
+    .-short #compare-detail { max-height: 7; overflow-y: auto; }
     """
     #: Unscoped, so the app's `.-short` class can reach these rules.
     SCOPED_CSS = False
@@ -222,8 +222,8 @@ class CompareScreen(Screen[None]):
         # A title line rather than Textual's Header: its icon (⭘) is missing from common terminal
         # fonts and showed as a box in the corner.
         yield Static(
-            "[b]Compare[/] · B against A, paired by episode id · "
-            "[dim]↑↓ chooses a task (its McNemar table below), q quits[/]",
+            "[b]Compare[/] B against A · paired by episode id · rates over the pairs both "
+            "completed · p: exact McNemar · [dim]↑↓ a task's table below[/]",
             id="compare-title",
         )
         c = self.comparison
@@ -263,7 +263,7 @@ class CompareScreen(Screen[None]):
         table = self.query_one(DataTable)
         # The key numbers first (an 80-column terminal shows them all); the bars scroll sideways.
         table.add_columns(
-            "task", "A", "B", "B − A", "McNemar p", "pairs", "B won", "A won",
+            "task", "A", "B", "B − A", "p", "pairs", "B won", "A won",
             "A Wilson 95 %", "B Wilson 95 %",
         )
         for t in self.rows:
@@ -273,7 +273,7 @@ class CompareScreen(Screen[None]):
                 _diff_text(t),
                 Text(f"{t.mcnemar_p:.3g}", justify="right", style=_verdict_style(t)),
                 Text(f"{t.pairs:,}", justify="right"),
-                Text(str(t.only_b), justify="right"), Text(str(t.only_a), justify="right"),
+                Text(f"{t.only_b:,}", justify="right"), Text(f"{t.only_a:,}", justify="right"),
                 _bar(t, "a"), _bar(t, "b"),
                 key=t.task,
             )

@@ -34,21 +34,12 @@ if TYPE_CHECKING:
     from evalview.session import HarnessSession
 
 
-def default_destination(source: Path, cwd: Path | None = None) -> Path:
-    """A new folder in the current directory, where the reviewer will look for it (a bundled
-    or installed run lives in the package or a hidden cache). Inside the run itself (the
-    reviewer `cd`-ed into it) it is a sibling of the run instead: export never writes there."""
-    base = source if source.is_dir() else source.parent
-    here = (cwd or Path.cwd()).absolute()
-    run_dir = base.absolute()
-    parent = run_dir.parent if here == run_dir or run_dir in here.parents else here
-    stem = f"{base.name}-export"
-    candidate = parent / stem
-    n = 2
-    while candidate.exists() or candidate.is_symlink():
-        candidate = parent / f"{stem}-{n}"
-        n += 1
-    return candidate
+def default_destination(source: Path) -> Path:
+    """The proposal: see `proposed_destination` (the bundled sample goes to the home folder)."""
+    from evalview.report.destination import proposed_destination
+    from evalview.samples.bundled import cache_root, checkout_sample_runs
+
+    return proposed_destination(source, bundled=(checkout_sample_runs(), cache_root()))
 
 
 def open_in_browser(index: Path) -> bool:
@@ -129,7 +120,10 @@ class ExportScreen(ModalScreen[None]):
                 "Writes result.json and a standalone index.html into a new directory outside "
                 "the run. Messages, metadata, paths and unselected metrics are not published."
             )
-            yield Static("Destination (a new directory; proposed in the current directory):")
+            yield Static(
+                "Destination (a new directory outside the run; proposed under the directory "
+                "you exported into last):"
+            )
             yield Input(str(default_destination(self.source)), id="export-dest")
             if self.harness is None:
                 yield Static("Metrics to publish per episode (optional, comma-separated keys):")
@@ -206,6 +200,9 @@ class ExportScreen(ModalScreen[None]):
             message = f"the export failed ({type(exc).__name__}: {exc})."
             self.app.call_from_thread(self._show, _refusal_text(message, []), "refused")
         else:
+            from evalview.report.destination import remember_export_dir
+
+            remember_export_dir(dest)  # the next proposal goes where this one went
             index = next((p for p in done.files if p.name == "index.html"), None)
             summary = (
                 export_summary(done) if isinstance(done, Exported) else harness_export_summary(done)

@@ -17,16 +17,18 @@ from evalview.tui.fmt import pct
 from evalview.tui.safe import clean
 
 
-def identity_text(session: Session) -> Text:
+def identity_text(session: Session, *, labelled: bool = True) -> Text:
+    """Run, policy with its checkpoint, benchmark: in the order a reviewer tells reads apart, so
+    a narrow terminal cuts the benchmark (also on the Overview) before the checkpoint. Unlabelled
+    (below 110 columns) the parts are separated by `·` and the words `policy`, `benchmark` go."""
     ident = session.run.identity
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(clean(ident.run_id or session.path.name), style="bold")
-    bench = " ".join(x for x in (ident.benchmark_name, ident.benchmark_version) if x)
-    text.append("  benchmark ", style="dim")
-    text.append(clean(bench or "unknown"))
     policy = " ".join(x for x in (ident.policy_name, ident.policy_version) if x)
-    text.append("  policy ", style="dim")
-    text.append(clean(policy or "unknown"))
+    bench = " ".join(x for x in (ident.benchmark_name, ident.benchmark_version) if x)
+    for label, value in (("policy", policy), ("benchmark", bench)):
+        text.append(f"  {label} " if labelled else " · ", style="dim")
+        text.append(clean(value or ("unknown" if labelled else f"{label} unknown")))
     return text
 
 
@@ -75,7 +77,11 @@ class RunHeader(Vertical):
     def compose(self) -> ComposeResult:
         kind, verdict = self.session.verdict
         with Horizontal(id="header-top"):
-            yield Static(identity_text(self.session), id="identity")
+            yield Static(identity_text(self.session), id="identity", classes="identity-wide")
+            yield Static(
+                identity_text(self.session, labelled=False), id="identity-short",
+                classes="identity-narrow",
+            )
             yield Static(verdict, id="verdict", classes=f"verdict-{kind}")
         with Horizontal(id="header-numbers"):
             yield Static(headline_text(self.session), id="headline")

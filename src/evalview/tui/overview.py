@@ -69,7 +69,10 @@ def aggregate_card(card: Scorecard, *, bootstrap_pending: bool = False) -> Rende
     for label in card.labels:
         parts.append(Text(f"⚠ {clean(app_words(label))}", style="yellow"))
     for refusal in card.refusals:
-        parts.append(Text(f"✗ not reportable: {clean(app_words(refusal.message))}", style="red"))
+        # The rules name the read (they also judge several at once); here the header names it,
+        # and its absolute path (a cache directory for the bundled sample) says nothing.
+        message = refusal.message.removeprefix(f"{card.path}: ")
+        parts.append(Text(f"✗ not reportable: {clean(app_words(message))}", style="red"))
     if card.publishable:
         parts.append(Text("✓ publishable read", style="green"))
     return Group(*parts)

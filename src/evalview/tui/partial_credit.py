@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from evalview.fmt import ratio
 from evalview.psr import CheckpointReport, RunPsrReport
 from evalview.psr.coverage import Coverage
 from evalview.psr.parser import Checkpoint
@@ -24,6 +25,7 @@ from evalview.session import Session
 from evalview.tui.fmt import pct
 from evalview.tui.safe import clean, plain
 from evalview.tui.safe import esc as escape
+from evalview.tui.vtable import middle_cut
 
 TITLE = "reconstructed PSR (checkpoint_fraction_v1, not the historical PSR program)"
 
@@ -45,6 +47,8 @@ def _p(x: float | None) -> Text:
     return Text(pct(x, 2), justify="right")
 
 
+#: Task names are cut in the middle beyond this (the episodes title below names it whole).
+_TASK_WIDTH = 16
 def _value(x: float | bool | None) -> str:
     if x is None:
         return "—"
@@ -131,35 +135,39 @@ class PartialCreditPane(Vertical):
             return
         r = self.report
         status = {"final": "green", "partial": "yellow"}.get(r.status, "dim")
+        pending = (
+            " · errored and unattempted cases are listed, never scored as zero"
+            if r.status != "final"
+            else ""
+        )
         title.update(
             f"{TITLE}\nmean over tasks: PSR [bold]{pct(r.psr, 2)}[/] · SR {pct(r.sr, 2)} "
-            f"(scored) · {pct(r.selected_success_rate, 2)} successes/selected · "
-            f"[{status}]{r.status}[/]"
-            + (
-                "\n[dim]errored and unattempted cases are listed, never scored as zero[/]"
-                if r.status != "final"
-                else ""
-            )
+            f"(scored) · {pct(r.selected_success_rate, 2)} succ / sel · "
+            f"[{status}]{r.status}[/]\n[dim]succ / sel: successes / selected · scored: cases "
+            f"with a verifier outcome / selected{pending}[/]"
         )
         tasks = self.query_one("#psr-tasks", DataTable)
         for key, label in (
             ("task", "task"),
             ("psr", "PSR"),
-            ("sr", "SR (scored)"),
-            ("successes", "successes/selected"),
-            ("scored", "scored/selected"),
+            ("sr", "SR"),
+            ("successes", "succ / sel"),
+            ("scored", "scored"),
             ("unscored", "not scored"),
         ):
             tasks.add_column(label, key=key)
         for t in r.tasks:
             unscored = t.not_scored()
             tasks.add_row(
-                plain(t.task),
+                plain(middle_cut(t.task, _TASK_WIDTH)),
                 _p(t.psr),
                 _p(t.sr),
-                Text(f"{t.successes}/{t.selected}", justify="right"),
-                Text(f"{t.scored}/{t.selected}", justify="right"),
-                Text(clean(", ".join(unscored) or "—"), style="yellow" if unscored else "dim"),
+                Text(ratio(t.successes, t.selected), justify="right"),
+                Text(ratio(t.scored, t.selected), justify="right"),
+                # how many; why is on the task's episodes title below (it held every reason
+                # and pushed the table off an 80-column screen)
+                Text(f"{t.selected - t.scored:,}" if unscored else "—", justify="right",
+                     style="yellow" if unscored else "dim"),
                 key=t.task,
             )
         episodes = self.query_one("#psr-episodes", DataTable)
@@ -180,8 +188,11 @@ class PartialCreditPane(Vertical):
         episodes = self.query_one("#psr-episodes", DataTable)
         episodes.clear()
         rows = [e for e in self.report.episodes if e.task == task]
+        row = next((t for t in self.report.tasks if t.task == task), None)
+        why = ", ".join(row.not_scored()) if row is not None else ""
         self.query_one("#psr-episodes-title", Static).update(
             f"[b]{escape(task)}[/] · {len(rows)} selected cases"
+            + (f" · [yellow]not scored: {escape(why)}[/]" if why else "")
         )
         for e in rows:
             episodes.add_row(

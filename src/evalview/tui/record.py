@@ -46,6 +46,19 @@ def _json_text(data: object) -> str:
     return clean_block(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
 
 
+class FindBar(Input):
+    """The record's find bar: Escape closes the bar (the record stays open; a second Escape
+    goes back), as in a browser or an editor. It used to close the whole record."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close find", show=False, id="find.close"),
+    ]
+
+    def action_close(self) -> None:
+        self.display = False
+        self.screen.query_one("#detail-body").focus()
+
+
 class _DetailScreen(Screen[None]):
     """A scrollable page under the run's header (verdict and headline stay in view), with a
     title line; escape goes back."""
@@ -63,8 +76,10 @@ class _DetailScreen(Screen[None]):
         yield RunHeader(self.session)
         yield Static(plain(self.heading), id="detail-title")
         yield Static(id="detail-where", classes="where")
-        yield Input(placeholder="find in this record…  (Enter: next match)", id="detail-find",
-                    compact=True)
+        yield FindBar(
+            placeholder="find in this record…  (Enter: next match, Escape: close)",
+            id="detail-find", compact=True,
+        )
         with VerticalScroll(id="detail-body"):
             yield Static(id="detail-content")
         yield Footer()

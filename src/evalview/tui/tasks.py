@@ -19,9 +19,10 @@ from evalview.tui.episodes import EpisodeFilter
 from evalview.tui.fmt import pct
 from evalview.tui.keygate import focus_search
 from evalview.tui.messages import ShowEpisodes
+from evalview.tui.safe import clean, plain
 from evalview.tui.safe import esc as escape
-from evalview.tui.safe import plain
 from evalview.tui.search_field import SearchField
+from evalview.tui.vtable import middle_cut
 
 BAR_WIDTH = 31
 
@@ -36,9 +37,23 @@ COLUMNS: tuple[tuple[str, str, Callable[[TaskScore], Any]], ...] = (
     ("attempted", "attempted", lambda t: t.attempted),
     ("completed", "completed", lambda t: t.completed),
     ("errors", "errors", lambda t: t.errors),
-    ("bar", "0 %" + " " * (BAR_WIDTH - 8) + "100 %", lambda t: t.wilson95[0]),
+    ("bar", "0 %" + " " * (BAR_WIDTH - 8) + "100 %", lambda t: t.wilson95[0]),  # wide label
 )
 KEYS = tuple(c[0] for c in COLUMNS)
+
+#: Below BAR_MIN_WIDTH columns: successes over selected in one column, attempted left out (it is
+#: completed + errors), short labels, the Wilson interval without its % signs, and the bar in
+#: whatever room is left (when at least NARROW_BAR_MIN cells), so 80 columns need no sideways
+#: scroll. The title spells the short labels out.
+NARROW_LABELS = {
+    "task": "task", "rate": "rate", "wilson": "Wilson 95 %", "successes": "succ / sel",
+    "completed": "compl.", "errors": "err.",
+}
+NARROW_BAR_MIN = 10
+#: Cells a DataTable column takes beyond its content (its padding on each side).
+_PAD = 2
+#: The vertical scrollbar.
+_CHROME = 2
 
 
 class TasksPane(Vertical):
@@ -60,6 +75,11 @@ class TasksPane(Vertical):
         #: The task group shown (a view the read declares, LeRobot's task_group); None: all.
         self.group: str | None = None
         self.show_bar = True
+        #: The 80-column layout (NARROW_LABELS); below BAR_MIN_WIDTH columns.
+        self.narrow = False
+        #: Cells of the bar and of the task name column in the narrow layout (0: no bar).
+        self.bar_width = BAR_WIDTH
+        self.task_width = 0
         #: Lower-case text a task name must contain to be listed ("" lists every task).
         self.needle = ""
 
@@ -74,14 +94,33 @@ class TasksPane(Vertical):
     BAR_MIN_WIDTH = 110
 
     def on_mount(self) -> None:
-        self.show_bar = self.app.size.width >= self.BAR_MIN_WIDTH
+        self._layout(self.app.size.width)
         self._columns()
 
     def on_resize(self) -> None:
-        show_bar = self.app.size.width >= self.BAR_MIN_WIDTH
-        if show_bar != self.show_bar:
-            self.show_bar = show_bar
+        if self._layout(self.app.size.width):
             self._columns()
+
+    def _layout(self, width: int) -> bool:
+        """Choose the wide or the narrow layout for a terminal `width` cells wide; True when the
+        columns must be remade."""
+        before = (self.narrow, self.show_bar, self.bar_width, self.task_width)
+        self.narrow = width < self.BAR_MIN_WIDTH
+        if not self.narrow:
+            self.show_bar, self.bar_width, self.task_width = True, BAR_WIDTH, 0
+        else:
+            card = self.session.scorecard
+            tasks = card.tasks if card is not None else ()
+            fixed = sum(w + _PAD for w in _narrow_widths(tasks).values())
+            longest = max((len(t.task) for t in tasks), default=4)
+            room = width - _CHROME - fixed - _PAD
+            # The bar gets what the names leave, when it can be drawn; the names never go
+            # below 12 cells (cut in the middle, the full name is in the Episodes title).
+            self.task_width = max(12, min(longest, room - NARROW_BAR_MIN - _PAD))
+            bar = room - self.task_width - _PAD
+            self.show_bar = bar >= NARROW_BAR_MIN
+            self.bar_width = bar if self.show_bar else 0
+        return before != (self.narrow, self.show_bar, self.bar_width, self.task_width)
 
     def _columns(self) -> None:
         """(Re)make the columns: the bar only where the interval's numbers fit beside it."""
@@ -91,8 +130,13 @@ class TasksPane(Vertical):
         table = tables.first()
         table.clear(columns=True)
         for key, label, _ in COLUMNS:
-            if key != "bar" or self.show_bar:
+            if key == "bar":
+                if self.show_bar:
+                    table.add_column(_bar_label(self.bar_width), key=key)
+            elif not self.narrow:
                 table.add_column(label, key=key)
+            elif key in NARROW_LABELS:
+                table.add_column(NARROW_LABELS[key], key=key)
         self._fill()
 
     @property
@@ -129,6 +173,8 @@ class TasksPane(Vertical):
         else:
             head = f"{len(card.tasks)} tasks"
         drawn = " drawn on one 0–100 % scale" if self.show_bar else ""
+        if self.narrow:
+            drawn = " · succ / sel, compl., err.: successes / selected, completed, errors"
         group_hint = "g next group, " if views else ""
         title.update(
             f"{head} · rate = successes / selected, Wilson 95 %{drawn} · "
@@ -139,6 +185,9 @@ class TasksPane(Vertical):
         table.clear()
         for t in rows:
             lo, hi = t.wilson95
+            if self.narrow:
+                table.add_row(*self._narrow_cells(t), key=t.task)
+                continue
             table.add_row(
                 plain(t.task),
                 Text(pct(t.rate), justify="right", style="bold"),
@@ -152,6 +201,18 @@ class TasksPane(Vertical):
                 key=t.task,
             )
         table.move_cursor(row=min(cursor, max(len(rows) - 1, 0)))
+
+    def _narrow_cells(self, t: TaskScore) -> list[Text]:
+        lo, hi = t.wilson95
+        return [
+            plain(middle_cut(clean(t.task), self.task_width)),
+            Text(pct(t.rate), justify="right", style="bold"),
+            Text(_interval(lo, hi), justify="right"),
+            Text(f"{t.successes:,} / {t.selected:,}", justify="right"),
+            _num(t.completed),
+            _num(t.errors, "red" if t.errors else "dim"),
+            *([interval_bar(lo, hi, t.rate, self.bar_width)] if self.show_bar else []),
+        ]
 
     def sort_by(self, key: str, *, reverse: bool | None = None) -> None:
         if reverse is None:
@@ -206,3 +267,31 @@ class TasksPane(Vertical):
 
 def _num(n: int, style: str = "") -> Text:
     return Text(f"{n:,}", justify="right", style=style)
+
+
+def _interval(lo: float, hi: float) -> str:
+    """`42.3–68.8`: the interval in percent without its signs (the column says Wilson 95 %)."""
+    return f"{100 * lo:.1f}–{100 * hi:.1f}"
+
+
+def _narrow_widths(tasks: tuple[TaskScore, ...]) -> dict[str, int]:
+    """The content width of each narrow column but the task name and the bar."""
+    def widest(label: str, values: list[str]) -> int:
+        return max([len(label), *(len(v) for v in values)])
+
+    return {
+        "rate": widest("rate", [pct(t.rate) for t in tasks]),
+        "wilson": widest(NARROW_LABELS["wilson"], [_interval(*t.wilson95) for t in tasks]),
+        "fraction": widest(
+            NARROW_LABELS["successes"], [f"{t.successes:,} / {t.selected:,}" for t in tasks]
+        ),
+        "completed": widest(NARROW_LABELS["completed"], [f"{t.completed:,}" for t in tasks]),
+        "errors": widest(NARROW_LABELS["errors"], [f"{t.errors:,}" for t in tasks]),
+    }
+
+
+def _bar_label(width: int) -> str:
+    """`0 %` and `100 %` at the bar's ends (`0` and `100` when the bar is short)."""
+    if width >= 12:
+        return "0 %" + " " * (width - 8) + "100 %"
+    return "0" + " " * max(width - 4, 1) + "100"
