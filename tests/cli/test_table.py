@@ -161,7 +161,7 @@ def test_latex_compiles_with_pdflatex(tmp_path: Path, capsys: pytest.CaptureFixt
     assert r"\toprule" in body and r"\bottomrule" in body and "refused: 1 errored" in body
     doc = tmp_path / "paper.tex"
     doc.write_text(
-        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n"
+        "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs,tabularx,dcolumn}\n"
         "\\usepackage[margin=5mm,paperwidth=60cm,paperheight=40cm]{geometry}\n"
         "\\begin{document}\n\\input{table.tex}\n\\end{document}\n",
         encoding="utf-8",

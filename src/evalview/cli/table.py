@@ -37,27 +37,47 @@ JSON, or a folder searched for reads (as `evalview check DIR`). The numbers are 
 why. --per-task adds the task x read matrix of successes / selected with Wilson 95 % intervals.
 
 Formats: md (GitHub Markdown), csv (one header row; fractions in [0, 1], not percent; with
---per-task the matrix in long form), latex (a booktabs table: \\usepackage{booktabs}), json.
+--per-task the matrix in long form), latex, json. Markdown, CSV and JSON keep every column.
+
+latex is the paper's view of the same rows, sized to fit the page: short row labels (method and
+checkpoint; a path's tail only where two rows would read the same), numbers aligned on the
+decimal point, the labels and the reasons a read has no score as numbered notes under the table,
+the folder in a last note. Its first line names the packages (booktabs, tabularx, dcolumn; all
+in texlive-latex-base and -recommended).
 """
 EPILOG = """\
 exit codes:
   0  every read scored
   1  some read refused or unreadable (its row says why)
-  2  a PATH does not exist, or a folder cannot be listed, or a PATH given as a read cannot be read
+  2  a PATH does not exist, or a folder cannot be listed, or a PATH given as a read cannot be
+     read, or --latex-layout is given with a format other than latex
 
 examples:
   evalview table sample_runs/ --format latex --output table.tex
+  evalview table runs/ --format latex --latex-layout twocolumn > table.tex
   evalview table runs/method-a runs/method-b --per-task
   evalview table runs/ --format csv --bootstrap 0 > table.csv
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from evalview.folder.latex import LAYOUTS
     from evalview.folder.table import FORMATS
 
     p.add_argument("paths", nargs="+", metavar="PATH", help="reads or folders of reads")
     p.add_argument("--format", choices=FORMATS, default="md", help="output format (default md)")
     p.add_argument("--per-task", action="store_true", help="the task x read matrix (Wilson 95 %%)")
+    p.add_argument(
+        "--latex-layout",
+        choices=LAYOUTS,
+        help="with --format latex, what the table must fit (default onecolumn). onecolumn: the "
+        "width of a one-column paper (345 pt, a 10pt article), method, checkpoint and every "
+        "number side by side. twocolumn: one column of a two-column paper (221 pt: IEEEtran, "
+        "ACM, CVPR, ICML columns are wider), three columns fewer: each read takes a second line "
+        "with its checkpoint and the bootstrap interval under the mean; the per-task matrix "
+        "takes fewer reads per table. No text is scaled down in either. (A onecolumn table also "
+        "fits a two-column paper's table*, across both columns.)",
+    )
     p.add_argument("--output", metavar="FILE", type=Path, help="write the table to FILE")
     p.add_argument(
         "--bootstrap",
@@ -93,6 +113,12 @@ def run(args: argparse.Namespace) -> int:
     from evalview.folder.table import render
 
     err = error_console()
+    if args.latex_layout is not None and args.format != "latex":
+        err.print(
+            f"[bold red]evalview:[/] --latex-layout applies to --format latex; {args.format} "
+            "keeps every column."
+        )
+        return EXIT_UNREADABLE
     work: list[tuple[str, Candidate, bool]] = []  # (root, candidate, given directly)
     for given in args.paths:
         p = Path(given)
@@ -134,7 +160,13 @@ def run(args: argparse.Namespace) -> int:
                 skipped.append({"path": label, "reason": row.reason})
                 continue
             rows.append(_relabel(row, label))
-    text = render(args.format, rows, per_task=args.per_task, skipped=skipped)
+    text = render(
+        args.format,
+        rows,
+        per_task=args.per_task,
+        skipped=skipped,
+        layout=args.latex_layout or "onecolumn",
+    )
     if args.output is not None:
         try:
             args.output.write_text(text, encoding="utf-8")

@@ -1,22 +1,26 @@
-"""The paper's table: one row per read, as Markdown, CSV, LaTeX (booktabs) or JSON.
+"""The paper's table: one row per read, as Markdown, CSV, LaTeX or JSON.
 
 Only formatting lives here; every number is `score_run`'s (through `ReadRow`), so the table says
 what `evalview score --json` says. JSON and CSV carry the fractions as computed (no rounding);
-Markdown and LaTeX show percent with one decimal, as the text output does.
+Markdown and LaTeX show percent with one decimal, as the text output does. Markdown and CSV keep
+every column; the LaTeX layout, which must fit a page, is in `evalview.folder.latex`.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from evalview.fmt import ratio
 from evalview.folder.reads import ReadRow, TaskCell
 from evalview.textsafe import clean
+
+if TYPE_CHECKING:
+    from evalview.folder.latex import Layout
 
 FORMATS = ("md", "csv", "latex", "json")
 
@@ -32,14 +36,20 @@ HEADERS = (
 )
 
 
-def notes(row: ReadRow) -> str:
-    """The labels a reader must see, and for a row without a score, why."""
+def note_parts(row: ReadRow) -> list[str]:
+    """The labels a reader must see, and for a row without a score, why: the pieces of the
+    labels cell (Markdown) and of the numbered notes under the LaTeX table."""
     parts = list(row.labels)
     if row.status == "unreadable":
         parts.append(f"unreadable: {row.reason}")
     elif row.refusals:
         parts.append("refused: " + "; ".join(_first_sentence(m, row.path) for m in row.refusals))
-    return "; ".join(parts)
+    return parts
+
+
+def notes(row: ReadRow) -> str:
+    """The labels cell: `note_parts` on one line."""
+    return "; ".join(note_parts(row))
 
 
 def _first_sentence(message: str, path: str) -> str:
@@ -280,6 +290,12 @@ _LATEX = {
     "–": "--",
     "·": r"$\cdot$",
     "×": r"$\times$",
+    "Δ": r"$\Delta$",
+    "−": r"$-$",
+    "≤": r"$\leq$",
+    "≥": r"$\geq$",
+    "→": r"$\to$",
+    "…": r"\ldots{}",
 }
 
 
@@ -302,56 +318,25 @@ def latex_escape(value: str) -> str:
     return "".join(out)
 
 
-def _latex_table(
-    headers: Sequence[str], body: Sequence[Sequence[str]], spec: str, caption: str
-) -> list[str]:
-    esc: Callable[[str], str] = latex_escape
-    lines = [
-        r"\begin{table}[htbp]",
-        r"\centering",
-        r"\caption{" + esc(caption) + "}",
-        r"\begin{tabular}{" + spec + "}",
-        r"\toprule",
-        " & ".join(esc(h) for h in headers) + r" \\",
-        r"\midrule",
-    ]
-    lines += [" & ".join(esc(c) for c in r) + r" \\" for r in body]
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return lines
+def to_latex(rows: Sequence[ReadRow], *, per_task: bool, layout: Layout = "onecolumn") -> str:
+    """The paper's table in LaTeX, sized for a page or a column (`evalview.folder.latex`)."""
+    from evalview.folder.latex import paper_table
 
-
-def to_latex(rows: Sequence[ReadRow], *, per_task: bool) -> str:
-    """A booktabs table (needs \\usepackage{booktabs}); every cell escaped."""
-    lines = [r"% evalview table: needs \usepackage{booktabs} (and T1 fonts for < > |)"]
-    lines += _latex_table(
-        HEADERS,
-        [cells(r) for r in rows],
-        "llll" + "rrr" + "l",
-        "All-T mean of per-task success rates over selected cases, with binomial SE and the "
-        "95 % seed bootstrap (percent).",
-    )
-    if per_task:
-        tasks, grid = task_matrix(rows)
-        lines.append("")
-        lines += _latex_table(
-            ["task", *(r.label for r in rows)],
-            [
-                [task, *(_cell_text(c) for c in line)]
-                for task, line in zip(tasks, grid, strict=True)
-            ],
-            "l" + "r" * len(rows),
-            "Per task: successes / selected, Wilson 95 % interval (percent).",
-        )
-    return "\n".join(lines) + "\n"
+    return paper_table(rows, per_task=per_task, layout=layout)
 
 
 def render(
-    fmt: str, rows: Sequence[ReadRow], *, per_task: bool, skipped: Sequence[dict[str, Any]] = ()
+    fmt: str,
+    rows: Sequence[ReadRow],
+    *,
+    per_task: bool,
+    skipped: Sequence[dict[str, Any]] = (),
+    layout: Layout = "onecolumn",
 ) -> str:
     if fmt == "json":
         return to_json(rows, per_task=per_task, skipped=skipped)
     if fmt == "csv":
         return to_csv(rows, per_task=per_task)
     if fmt == "latex":
-        return to_latex(rows, per_task=per_task)
+        return to_latex(rows, per_task=per_task, layout=layout)
     return to_markdown(rows, per_task=per_task)
