@@ -12,6 +12,7 @@ from tui_helpers import opened, run, screen_lines, wait_for
 
 from evalview.tui.app import EvalViewApp
 from evalview.tui.compare_screen import CompareApp, CompareScreen
+from evalview.tui.help import HelpScreen
 from helpers.paths import SAMPLE_RUNS
 
 SMALL = (80, 24)
@@ -75,5 +76,11 @@ def test_compare_at_80_by_24() -> None:
             assert len(rows) >= 7, rows
             title = " ".join(" ".join(screen_lines(app)[:2]).split())
             assert "rates over the pairs both completed" in title, title
+            await pilot.press("question_mark")  # `?` did nothing on `evalview A B` (issue 23)
+            await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+            # opened at the compare section: its heading on screen, not the top of the page
+            await wait_for(pilot, lambda: any("Compare screen" in ln for ln in screen_lines(app)))
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
 
     run(main())

@@ -627,7 +627,7 @@ class EvalViewApp(App[int]):
         from evalview.tui.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen.for_screen(self.screen))
 
     def action_export(self) -> None:
         from evalview.tui.export_screen import open_export

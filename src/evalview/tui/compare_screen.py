@@ -208,6 +208,7 @@ class CompareScreen(Screen[None]):
     SCOPED_CSS = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "app.quit", "Quit", id="compare.quit"),
+        Binding("question_mark", "help", "Help", id="compare.help"),
     ]
 
     def __init__(
@@ -280,6 +281,12 @@ class CompareScreen(Screen[None]):
         self.show_detail(0)
         table.focus()
 
+    def action_help(self) -> None:
+        """The app's one help page (keys of every screen, compare's among them)."""
+        from evalview.tui.help import HelpScreen
+
+        self.app.push_screen(HelpScreen.for_screen(self))
+
     def show_detail(self, index: int) -> None:
         """The 2×2 table and power line of row `index`. A highlight can still be queued while
         the screen is torn down (quitting right after opening): then there is nothing to fill."""
@@ -315,6 +322,8 @@ class CompareApp(App[int]):
     """Loads both reads and pairs them in a worker, then shows the compare screen."""
 
     TITLE = "evalview compare"
+    #: The app's stylesheet, so help, footer and panels look as they do in `evalview PATH`.
+    CSS_PATH = Path(__file__).with_name("evalview.tcss")
     #: Below 36 rows the head and the detail are capped (`.-short` in CompareScreen's CSS).
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]  # noqa: RUF012 (Textual's API)
 

@@ -120,6 +120,7 @@ A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, 
 | --- | --- |
 | `↑` `↓` | choose a task: its McNemar table and the power line below |
 | `q` | quit (exit 0 compared, 1 refused, 2 unreadable) |
+| `?` | this help, opened at this section (on every screen, `?` opens the keys of that screen) |
 
 The header always shows the audit verdict and `successes / selected`, with attempted and
 completed beside it: the headline counts every selected case, errors and unattempted included.
@@ -134,11 +135,48 @@ def help_text() -> str:
     return HELP.format(n=len(TABS), tabs=tabs)
 
 
+#: The help section of a screen, by the screen's class name: `?` opens the help there, so the
+#: keys of the screen a reviewer is on are the first they see (the whole page stays scrollable).
+SECTION_OF_SCREEN = {
+    "RunsScreen": "Runs screen",
+    "ReadPickerScreen": "A file of several named reads",
+    "HarnessScreen": "Benchmark-harness result",
+    "CompareScreen": "Compare screen",
+    "RecordScreen": "Record view",
+    "FileScreen": "Record view",
+    "CheckpointInputsScreen": "Partial credit tab",
+    "RunsCompare": "Compare screen",
+    "ReadsCompare": "Compare screen",
+    "FolderCompareScreen": "Compare screen",
+    "ReadsCompareScreen": "Compare screen",
+}
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark", "dismiss", "Close", id="help.close"),
     ]
 
+    def __init__(self, section: str | None = None) -> None:
+        super().__init__()
+        #: The heading (its start) scrolled to the top once the page is laid out.
+        self.section = section
+
+    @classmethod
+    def for_screen(cls, screen: object) -> HelpScreen:
+        return cls(SECTION_OF_SCREEN.get(type(screen).__name__))
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
             yield Markdown(help_text())
+
+    def on_markdown_table_of_contents_updated(
+        self, event: Markdown.TableOfContentsUpdated
+    ) -> None:
+        if self.section is None:
+            return
+        for _, title, header_id in event.table_of_contents:
+            if header_id is not None and title.startswith(self.section):
+                header = self.query_one(f"#{header_id}")
+                self.call_after_refresh(header.scroll_visible, top=True, animate=False)
+                return
