@@ -134,14 +134,34 @@ COLUMNS = (
 )
 
 
-def cells(entry: RunsRow, mark: str, role: str = "") -> Sequence[Cell]:
+#: The last column an 80-column terminal shows without scrolling (the read's name takes the rest).
+LEAD = [c.label for c in COLUMNS].index("all-T % ± SE")
+
+
+def name_text(entry: RunsRow, above: RunsRow | None = None) -> Text:
+    """The read's name; a further read or arm of the file named on the row above as `└ [arm X]`
+    (at 80 columns the file's name and the arm do not both fit, and rows of one file looked
+    identical once cut)."""
+    r = entry.row
+    if r is None:
+        return Text(clean(entry.candidate.rel))
+    prev = above.row if above is not None else None
+    suffix = r.label.removeprefix(r.path)
+    if prev is not None and prev.path == r.path and suffix and prev.label != r.label:
+        return Text.assemble(("  └", "dim"), clean(suffix))
+    return Text(clean(r.label))
+
+
+def cells(
+    entry: RunsRow, mark: str, role: str = "", above: RunsRow | None = None
+) -> Sequence[Cell]:
     r = entry.row
     frac = "" if r is None or r.selected is None else ratio(r.successes, r.selected)
     return (
         Text(mark, style="bold magenta"),
         Text(role, style="bold cyan"),
         verdict_text(entry),
-        Text(clean(entry.candidate.rel if r is None else r.label)),
+        name_text(entry, above),
         frac,
         mean_text(r),
         strip_text(r, 19),
@@ -229,7 +249,8 @@ class RunsScreen(Screen[None]):
         yield Input(
             placeholder="filter: part of a path, policy, benchmark or checkpoint", id="runs-search"
         )
-        yield VirtualTable(COLUMNS, id="runs-table")
+        # Up to all-T % ± SE in the first view of an 80-column terminal; the rest scroll.
+        yield VirtualTable(COLUMNS, id="runs-table", lead=LEAD)
         yield Static("", id="runs-status")
         yield Footer()
 
@@ -445,7 +466,8 @@ class RunsScreen(Screen[None]):
         mark = ""
         if entry.index in self.marked:
             mark = "AB"[self.marked.index(entry.index)]
-        return cells(entry, mark, self.role_of(entry.index))
+        above = self.entries[self.view[position - 1]] if position else None
+        return cells(entry, mark, self.role_of(entry.index), above)
 
     def current(self) -> RunsRow | None:
         table = self.query_one(VirtualTable)
