@@ -105,8 +105,8 @@ def path_cut(value: str, width: int) -> str:
         # suffix likewise (`[eval…ts_400]`).
         inner = read.removesuffix("]")
         room = width - width // 2 - 3  # ` [`, `]`
-        folders, _, name = base.rpartition("/")
-        head = ("…/" if folders else "") + middle_cut(name, width // 2 - (2 if folders else 0))
+        outer, _, name = base.rpartition("/")
+        head = ("…/" if outer else "") + middle_cut(name, width // 2 - (2 if outer else 0))
         return f"{head} [{middle_cut(inner, room)}]"
     return middle_cut(value, width)
 
