@@ -213,7 +213,7 @@ READER = Reader(
     holds="episodes",
     noun="an Inspect AI eval log (.eval or .json)",
     export_label="inspect-ai/eval-log",
-    priority=30,
+    priority=32,
     no_partial_credit=(
         "an Inspect AI eval log: it records each sample's score, not the verifier checkpoint "
         "messages partial credit is read from."
