@@ -26,6 +26,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,8 @@ SUMMARIES = "summaries.json"
 REDUCTIONS = "reductions.json"
 SAMPLES_DIR = "samples/"
 ZIP_MAGIC = b"PK\x03\x04"
+#: The zip compression method number of zstd (Inspect's default since it adopted zstd).
+ZIP_ZSTANDARD = 93
 
 #: Members a .eval may hold (a sample-epoch each, plus the journal): 200,000 sample-epochs.
 MAX_MEMBERS = 250_000
@@ -142,6 +145,7 @@ class _Zip:
 
     def __init__(self, path: Path, raw: bytes) -> None:
         self.path = path
+        self.raw = raw
         try:
             self.zf = zipfile.ZipFile(io.BytesIO(raw))
         except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError) as exc:
@@ -195,6 +199,8 @@ class _Zip:
         """The member's bytes, never more than its declared size; InputError when the zip is
         damaged there."""
         info = self.last[name]
+        if info.compress_type == ZIP_ZSTANDARD:
+            return self._zstd(info)
         try:
             with self.zf.open(info) as f:
                 data = f.read(info.file_size + 1)
@@ -206,6 +212,43 @@ class _Zip:
             raise InputError(
                 f"{self.path}: member {name!r} holds more than the {info.file_size:,} bytes its "
                 "header declares; the log was not read."
+            )
+        return data
+
+    def _zstd(self, info: zipfile.ZipInfo) -> bytes:
+        """A zstd member (Inspect's default compression; several frames when large), read from
+        its local header, decompressed no further than its declared size, its CRC checked."""
+        where = f"{self.path}: member {info.filename!r}"
+        raw, off = self.raw, info.header_offset
+        head = raw[off : off + 30]
+        if len(head) < 30 or not head.startswith(ZIP_MAGIC):
+            raise InputError(f"{where}: its local header is not where the zip says; not read.")
+        start = off + 30 + int.from_bytes(head[26:28], "little") + int.from_bytes(
+            head[28:30], "little")
+        packed = raw[start : start + info.compress_size]
+        try:
+            import zstandard
+        except ImportError as exc:  # a dependency of evalview: only a broken install lacks it
+            raise InputError(f"{where} is zstd-compressed and the zstandard package is not "
+                             "installed; `pip install zstandard`.") from exc
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            reader = zstandard.ZstdDecompressor().stream_reader(
+                io.BytesIO(packed), read_across_frames=True)
+            while size <= info.file_size:
+                chunk = reader.read(min(1 << 20, info.file_size + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except zstandard.ZstdError as exc:
+            raise InputError(f"{where} cannot be decompressed ({exc}); not read.") from exc
+        data = b"".join(chunks)
+        if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
+            raise InputError(
+                f"{where} decompresses to {len(data):,} bytes with another checksum than its "
+                f"header's {info.file_size:,}; the zip is damaged there."
             )
         return data
 
