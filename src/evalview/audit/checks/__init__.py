@@ -2,7 +2,7 @@
 LeRobot rules are made by the reader, `evalview.load.lerobot`, the EV0xx Inspect AI rules by
 `evalview.load.inspect_ai`)."""
 
-import evalview.load.inspect_ai.rules
+import evalview.load.inspect_ai.rules  # registers EV0xx
 import evalview.load.lerobot.rules  # noqa: F401  (registers EV7xx)
 from evalview.audit.checks import (  # noqa: F401
     closure,
