@@ -204,6 +204,9 @@ class Run:
     #: The input tool's own headline, as recorded and recomputed (Inspect's accuracy over the
     #: samples it scored), shown beside evalview's in `score` (`source.native`). Empty: none.
     native: dict[str, Any] = field(default_factory=dict)
+    #: What the input holds that an export leaves behind, said in result.json's labels (Inspect:
+    #: transcripts, model outputs, tool calls, model_args and model_base_url values).
+    left_out: tuple[str, ...] = ()
 
     @property
     def manifest(self) -> dict[str, Any] | None:

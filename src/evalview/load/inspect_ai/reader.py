@@ -22,6 +22,12 @@ from evalview.model.run import Identity, Protocol, Run
 FORMAT = "inspect-ai"
 #: Sample-epochs per log evalview reads (a sample member each in a .eval).
 MAX_SAMPLES = 200_000
+#: What an export of an Inspect log says it left out (result.json's labels, and the page).
+LEFT_OUT = (
+    "exported from an Inspect AI log: outcomes only; every sample's input, messages, model "
+    "output, tool calls, events, store, metadata and score explanations, the error messages and "
+    "tracebacks, and the values of model_args and model_base_url were left out"
+)
 
 
 def _detect(source: Source) -> bool:
@@ -149,6 +155,7 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
         records_errors=True,
         pairing=_pairing(spec, sel),
         native=_native(ctx),
+        left_out=(LEFT_OUT,),
     )
 
 
