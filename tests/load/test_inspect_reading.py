@@ -176,7 +176,7 @@ def test_a_member_that_lies_about_its_size_is_refused(tmp_path: Path) -> None:
     size = struct.unpack_from("<I", raw, pos + 24)[0]
     struct.pack_into("<I", raw, pos + 24, size - 10)
     path.write_bytes(bytes(raw))
-    with pytest.raises(InputError, match="damaged|another checksum"):
+    with pytest.raises(InputError, match=r"damaged|another checksum"):
         read_log(Source(path))
 
 
