@@ -3,7 +3,8 @@
 Codes are grouped by family, like a linter's: EV1xx reading, EV2xx manifest, EV3xx episodes,
 EV4xx closure (status and completeness), EV5xx summary, EV6xx publication caveats, EV8xx
 benchmark-harness results (defined in `evalview.harness.rules`), EV9xx a reopened result.json
-whose recorded numbers disagree with its own episodes. A code, once
+whose recorded numbers disagree with its own episodes, EV0xx Inspect AI eval logs (defined in
+`evalview.load.inspect_ai.rules`). A code, once
 published, never changes meaning; retired codes are not reused.
 
 This module sits below both the loader and the audit: the loader emits the reading rules (EV1xx,
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from evalview.findings import Finding, Severity
 
 FAMILIES = {
+    "0": "inspect ai",
     "1": "reading",
     "2": "manifest",
     "3": "episodes",

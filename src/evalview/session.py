@@ -546,9 +546,12 @@ def compare_sessions(
     power: float = 0.8,
     allow_off_protocol: bool = False,
     allow_errors: bool = False,
+    allow_mismatch: bool = False,
 ) -> Comparison:
     """Pair B against A by episode, with each read's own audit (a read with audit errors is
-    refused, as `score` refuses it); labels are the addresses (`FILE [KEY]`)."""
+    refused, as `score` refuses it); labels are the addresses (`FILE [KEY]`). `allow_mismatch`:
+    compare reads whose declared pairing (an Inspect log's task, dataset, sample ids) differs,
+    labelled NOT MATCHED."""
     from evalview.compare.paired import compare_runs
 
     return compare_runs(
@@ -561,6 +564,7 @@ def compare_sessions(
         power=power,
         allow_off_protocol=allow_off_protocol,
         allow_errors=allow_errors,
+        allow_mismatch=allow_mismatch,
     )
 
 

@@ -300,8 +300,77 @@ def _task_results_specs() -> list[Spec]:
     ]
 
 
+# -- Inspect AI eval logs (issue 26) ------------------------------------------------------------
+# Real logs from Inspect's own tests (tests/fixtures/inspect_ai/README.md: source, commit,
+# license), the generated agent task (sample_runs/inspect: its .eval files, and model B's .json
+# twin written by the generator), and hostile variants: a doctored recorded accuracy (EV010) and a
+# log that says success with a sample member deleted (EV013).
+
+INSPECT = "inspect"
+INSPECT_FIXTURES = REPO / "tests" / "fixtures" / "inspect_ai"
+
+
+def _inspect_json_twin(dest: Path, _scratch: Path) -> None:
+    from evalview.samples.inspect_ai import MODELS, build_log, write_json
+
+    stem, model, ability, eval_id, run_id = MODELS[1]
+    write_json(build_log(stem, model, ability, eval_id, run_id), dest)
+
+
+def _rezipped(src: Path, edit: Callable[[list[tuple[str, bytes]]], list[tuple[str, bytes]]]
+              ) -> Build:
+    def build(dest: Path, _scratch: Path) -> None:
+        import zipfile
+
+        from evalview.samples.inspect_ai import write_zip
+
+        with zipfile.ZipFile(src) as z:
+            members = [(n, z.read(n)) for n in z.namelist()]
+        write_zip(dest, edit(members))
+
+    return build
+
+
+def _doctored_accuracy(members: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    out = []
+    for name, data in members:
+        if name == "header.json":
+            doc = json.loads(data)
+            doc["results"]["scores"][0]["metrics"]["accuracy"]["value"] = 0.9
+            data = json.dumps(doc, indent=2).encode()
+        out.append((name, data))
+    return out
+
+
+def _member_deleted(members: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    return [(n, d) for n, d in members if n != "samples/7_epoch_1.json"]
+
+
+def _inspect_specs() -> list[Spec]:
+    real = INSPECT_FIXTURES
+    popularity = "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"
+    a = SAMPLES / "inspect" / "os-agent-model-a.eval"
+    return [
+        Spec("inspect:real-popularity-10", INSPECT, popularity, _copy(real / popularity)),
+        Spec("inspect:real-streaming-epochs", INSPECT, "log_streaming.eval",
+             _copy(real / "log_streaming.eval")),
+        Spec("inspect:real-cancelled-json", INSPECT, "popularity.json",
+             _copy(real / "2025-05-12T20-28-13-04-00_popularity.json")),
+        Spec("inspect:real-v1-nan-no-samples", INSPECT, "log_with_nan.json",
+             _copy(real / "log_with_nan.json"), broken=True),
+        Spec("inspect:os-agent-model-a", INSPECT, a.name, _copy(a)),
+        Spec("inspect:os-agent-model-b-json", INSPECT, "os-agent-model-b.json",
+             _inspect_json_twin),
+        Spec("hostile:inspect-doctored-accuracy", INSPECT, a.name,
+             _rezipped(a, _doctored_accuracy), broken=True),
+        Spec("hostile:inspect-member-deleted", INSPECT, a.name, _rezipped(a, _member_deleted),
+             broken=True),
+    ]
+
+
 SPECS: dict[str, Spec] = {
-    s.id: s for s in [*_specs(), *_miniverl_published_specs(), *_task_results_specs()]
+    s.id: s
+    for s in [*_specs(), *_miniverl_published_specs(), *_task_results_specs(), *_inspect_specs()]
 }
 
 

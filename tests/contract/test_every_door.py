@@ -557,10 +557,11 @@ def test_every_format_and_door_is_covered() -> None:
     """The inputs span every format and the hostile variants; every door meets every input."""
     kinds = {s.kind for s in SPECS.values()}
     assert kinds == {
-        "closed-run", "lerobot", "harness", "result-json", "checkpoint-inputs", "task-results"
+        "closed-run", "lerobot", "harness", "result-json", "checkpoint-inputs", "task-results",
+        "inspect",
     }
     hostile = {s.kind for s in SPECS.values() if s.id.startswith("hostile:")}
-    assert {"closed-run", "lerobot", "harness", "task-results"} <= hostile
+    assert {"closed-run", "lerobot", "harness", "task-results", "inspect"} <= hostile
     assert any(s.read for s in SPECS.values())
     assert len(CASES) == len(SPECS) * len(DOORS)
 

@@ -37,7 +37,8 @@ are episodes selected by only one read. Rates are over the completed pairs.
 Refused, as `score` refuses them: a read with audit errors (see `evalview check`), and a read
 with errored rollouts unless --allow-errors (then labelled not publishable, and every pair with
 an errored side is left out of the tests and listed by episode id).
-Refused: reads of different benchmarks or versions (manifest.benchmark), of different seed sets
+Refused: reads of different benchmarks or versions (manifest.benchmark; for Inspect AI logs:
+task, task version, dataset or sample ids, unless --allow-mismatch), of different seed sets
 (test vs development, see docs/compare.md), or with no episode id in common; an off-protocol read
 (manifest off_protocol or deviations, or execution constants that differ between A and B) unless
 --allow-off-protocol, which labels the comparison OFF-PROTOCOL. Development reads are labelled
@@ -55,6 +56,7 @@ examples:
   evalview compare runs/ckpt-1/ runs/ckpt-2/ --json | jq '.tasks[] | {task, mcnemar_p}'
   evalview compare eval_20k/eval_info.json eval_40k/eval_info.json     # LeRobot: (task, episode)
   evalview compare reads.json reads.json --read-a eval_results_400 --read-b eval_results_800
+  evalview compare logs/model-a.eval logs/model-b.eval   # Inspect AI: (sample id, epoch)
 """
 
 
@@ -84,7 +86,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--allow-mismatch",
         action="store_true",
         help="benchmark-harness results: compare two results whose hardware, software, "
-        "miniverl_version or git_commit differ anyway, labelled NOT MATCHED",
+        "miniverl_version or git_commit differ anyway; Inspect AI logs: two logs whose task, "
+        "task version, dataset or sample ids differ, over the pairs both select; labelled "
+        "NOT MATCHED",
     )
 
 
@@ -109,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         side_b,
         allow_off_protocol=args.allow_off_protocol,
         allow_errors=args.allow_errors,
+        allow_mismatch=args.allow_mismatch,
     )
     if args.json:
         emit_json(result.to_json())

@@ -22,6 +22,7 @@ from evalview.cli.output import (
 from evalview.load.closed_run import RUN_FILES
 
 if TYPE_CHECKING:
+    from evalview.load.source import Source
     from evalview.psr import CheckpointReport, RunPsrReport
 
 HELP = "reconstructed partial success rate (PSR) from verifier checkpoint messages"
@@ -127,8 +128,11 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     )
     bare = None if args.bare_targets is None else load_bare_targets(Path(args.bare_targets))
 
-    # a broken JSON file is worded as PSR input (exit 2); JSON Lines is not one JSON document
-    if path.is_file() and path.name not in RUN_FILES and not path.name.endswith(".jsonl"):
+    # a broken JSON file is worded as PSR input (exit 2); JSON Lines is not one JSON document,
+    # and a file a reader claims by its content (an Inspect .eval zip, a log with NaN) is that
+    # reader's to word
+    if path.is_file() and path.name not in RUN_FILES and not path.name.endswith(".jsonl") \
+            and not _claimed(source):
         source.strict_json("input")
     message_key = args.message_key or DEFAULT_MESSAGE_KEY
     reading = read_address(source, ReadOptions(message_key=message_key))
@@ -151,6 +155,13 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
             "schedule already declares its tasks."
         )
     return score_psr_run(select_run(reading), PsrOptions(labels, bare))
+
+
+def _claimed(source: Source) -> bool:
+    """Some reader recognises the file by its content (cheap: the detectors share one read)."""
+    from evalview.load.registry import all_readers
+
+    return any(r.detect(source) for r in all_readers())
 
 
 def _protected(args: argparse.Namespace) -> list[tuple[Path, bool]]:

@@ -294,7 +294,12 @@ def _print_errors(out: Console, card: Scorecard) -> None:
 
 
 def _print_source(out: Console, source: dict[str, object]) -> None:
-    """The input format's own pooled headline beside all-T, and why they differ (LeRobot)."""
+    """The input format's own pooled headline beside all-T, and why they differ (LeRobot); or
+    the input tool's own headline as recorded and recomputed (Inspect AI's accuracy)."""
+    native = source.get("native")
+    if isinstance(native, dict) and native:
+        _print_native(out, native)
+        return
     recorded, pooled = source.get("reported_pc_success"), source.get("pooled_rate")
     if not isinstance(pooled, float):
         return
@@ -303,6 +308,23 @@ def _print_source(out: Console, source: dict[str, object]) -> None:
         f"  pooled over episodes (LeRobot's pc_success)  {shown}{pct(pooled)} recomputed"
     )
     out.print(f"  [dim]{escape(str(source.get('pooled_vs_all_tasks', '')))}[/]")
+
+
+def _print_native(out: Console, native: dict[str, Any]) -> None:
+    """What the tool that wrote the input reports, over its own denominator, said as such."""
+    shown = []
+    for key, m in (native.get("metrics") or {}).items():
+        rec, got = m.get("recorded"), m.get("recomputed")
+        again = "" if got is None else f", {got:.4g} recomputed"
+        shown.append(f"{key} {rec:.4g} recorded{again}")
+    out.print(
+        f"  {escape(str(native.get('tool')))}'s own headline ({escape(str(native.get('scorer')))})"
+        f"  {escape('; '.join(shown)) or 'no metric recorded'}"
+    )
+    over = f"{native.get('scored_samples')} samples: " if native.get("scored_samples") is not None \
+        else ""
+    out.print(f"  [dim]over {escape(over)}{escape(str(native.get('denominator')))}; not "
+              "evalview's successes / selected[/]")
 
 
 def _iv(iv: tuple[float, float]) -> str:

@@ -26,6 +26,7 @@ from evalview.compare.difference import (
     newcombe_paired,
 )
 from evalview.compare.hypothesis_tests import mcnemar_exact, pooled_z_test
+from evalview.compare.pairing import declares_pairing, pairing_notes, refuse_unmatched
 from evalview.compare.power import n_per_arm, paired_n
 from evalview.compare.reads import (
     DEVELOPMENT,
@@ -306,8 +307,13 @@ def compare_runs(
     power: float = 0.8,
     allow_off_protocol: bool = False,
     allow_errors: bool = False,
+    allow_mismatch: bool = False,
 ) -> Comparison:
     """Pair B against A by episode id. Raises `Refused` for reads that cannot be paired.
+
+    Reads that declare what pairs them (`Run.pairing`: an Inspect log's task, dataset and sample
+    ids) are checked by that instead of the benchmark identity (`compare.pairing`): refused when
+    it differs, unless `allow_mismatch`, which labels the comparison NOT MATCHED.
 
     The reporting rules compare reads of one protocol: an off-protocol read (declared, or executed
     unlike the other) is refused unless `allow_off_protocol`, and then labelled OFF-PROTOCOL.
@@ -319,7 +325,9 @@ def compare_runs(
     audits both; nothing here audits again).
     """
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
-    refuse_mixed_benchmarks([fa, fb])
+    unmatched = refuse_unmatched(a, b, fa.label, fb.label, allow=allow_mismatch)
+    if not declares_pairing(a, b):
+        refuse_mixed_benchmarks([fa, fb])
     refuse_mixed_seed_sets([fa, fb])
     _refuse_untagged(((a, fa), (b, fb)))
     off = _off_protocol(fa, fb, allow_off_protocol)
@@ -351,8 +359,8 @@ def compare_runs(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
         only_in_a=[eid for eid in oa if eid not in ob],
         only_in_b=[eid for eid in ob if eid not in oa],
-        notes=_notes(a, b, fa, fb, len(tasks), alpha),
-        labels=_labels(bool(off), fa, errored),
+        notes=_notes(a, b, fa, fb, len(tasks), alpha) + pairing_notes(a, b),
+        labels=unmatched + _labels(bool(off), fa, errored),
         errored_pairs=pairs.errored,
     )
 

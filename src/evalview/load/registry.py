@@ -18,6 +18,7 @@ from evalview.load import (
     checkpoint_inputs,
     closed_run,
     harness_result,
+    inspect_ai,
     lerobot,
     result_json,
     task_results,
@@ -54,6 +55,7 @@ BUILTIN: tuple[Reader, ...] = (
     lerobot.READER,
     checkpoint_inputs.READER,
     task_results.READER,
+    inspect_ai.READER,
 )
 
 def ordered(readers: tuple[Reader, ...]) -> tuple[Reader, ...]:

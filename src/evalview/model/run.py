@@ -197,6 +197,16 @@ class Run:
     #: A reopened result.json: the document as published, whose recorded numbers the session
     #: recomputes from the episodes (stats/reaudit.py). None for every other input.
     published: Result | None = None
+    #: What another read must share to be paired with this one, episode by episode (name ->
+    #: value; Inspect: task, task version, dataset, sample ids and epochs). Empty: the benchmark
+    #: identity decides, as for a closed run (`compare.pairing`).
+    pairing: dict[str, str] = field(default_factory=dict)
+    #: The input tool's own headline, as recorded and recomputed (Inspect's accuracy over the
+    #: samples it scored), shown beside evalview's in `score` (`source.native`). Empty: none.
+    native: dict[str, Any] = field(default_factory=dict)
+    #: What the input holds that an export leaves behind, said in result.json's labels (Inspect:
+    #: transcripts, model outputs, tool calls, model_args and model_base_url values).
+    left_out: tuple[str, ...] = ()
 
     @property
     def manifest(self) -> dict[str, Any] | None:

@@ -438,7 +438,7 @@ def _source(run: Run, d: Any, task_rows: list[TaskScore]) -> dict[str, Any]:
         "pooled_rate": d.successes / d.selected if d.selected else None,
         "pooled_vs_all_tasks": why,
         "groups": {g: list(t) for g, t in run.views.items()},
-    }
+    } | ({"native": run.native} if run.native else {})
 
 
 def _declared_seed_set(facts: ReadFacts) -> SeedSet | None:
