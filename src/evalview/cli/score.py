@@ -138,6 +138,9 @@ def run(args: argparse.Namespace) -> int:
             console().print(("\n" if i else "") + f"[bold reverse] read {escape(str(name))} [/]")
         if card.refused:
             _print_refusals(error_console(), card, where)
+            native = (card.source or {}).get("native")
+            if isinstance(native, dict) and native.get("lines"):  # an aggregates-only read
+                _print_native(console(), native)
         else:
             _print_card(console(), card, where, per_task=args.per_task)
     return EXIT_REFUSED if refused else EXIT_OK
@@ -155,6 +158,9 @@ def _json(card: Scorecard, path: str, *, named: bool) -> dict[str, Any]:
         doc = ({"run_id": doc["run_id"]} if named else {}) | {k: doc[k] for k in keep} | {
             "aggregate": None, "rates": None, "tasks": None
         }
+        native = (card.source or {}).get("native")
+        if isinstance(native, dict) and native.get("lines"):  # recorded numbers stay facts
+            doc["source"] = {"native": native}
     return doc
 
 
@@ -312,6 +318,14 @@ def _print_source(out: Console, source: dict[str, object]) -> None:
 
 def _print_native(out: Console, native: dict[str, Any]) -> None:
     """What the tool that wrote the input reports, over its own denominator, said as such."""
+    lines = native.get("lines")
+    if isinstance(lines, list) and lines:  # one line per task (lm-eval): value ± stderr, Wilson
+        out.print(f"  {escape(str(native.get('tool')))}'s own numbers, as recorded:")
+        for line in lines:
+            out.print(f"    {escape(str(line))}")
+        out.print(f"  [dim]over {escape(str(native.get('denominator')))}; not evalview's "
+                  "successes / selected[/]")
+        return
     shown = []
     for key, m in (native.get("metrics") or {}).items():
         rec, got = m.get("recorded"), m.get("recomputed")

@@ -20,6 +20,7 @@ from evalview.load import (
     harness_result,
     inspect_ai,
     lerobot,
+    lm_eval,
     result_json,
     task_results,
 )
@@ -56,6 +57,7 @@ BUILTIN: tuple[Reader, ...] = (
     checkpoint_inputs.READER,
     task_results.READER,
     inspect_ai.READER,
+    lm_eval.READER,
 )
 
 def ordered(readers: tuple[Reader, ...]) -> tuple[Reader, ...]:
