@@ -180,6 +180,7 @@ class Result(_Strict):
         "lerobot-eval/eval_info.json",
         "miniverl-recoverybench/task-results.jsonl",
         "inspect-ai/eval-log",
+        "lm-eval/results",
     ]
     run_id: str | None
     benchmark: Benchmark

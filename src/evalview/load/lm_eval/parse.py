@@ -192,8 +192,8 @@ def read_results(doc: dict[str, Any], bad: Callable[[str], None]) -> Results:
         tasks[name] = t
     cfg: dict[str, Any] = _obj(doc, "config")
     limit = number(cfg.get("limit"))
-    seeds: dict[str, Any] = {k: cfg.get(k) for k in ("random_seed", "numpy_seed", "torch_seed", "fewshot_seed")
-             if k in cfg}
+    seed_keys = ("random_seed", "numpy_seed", "torch_seed", "fewshot_seed")
+    seeds: dict[str, Any] = {k: cfg.get(k) for k in seed_keys if k in cfg}
     return Results(
         tasks=tasks,
         model=_text(cfg.get("model")),

@@ -68,6 +68,17 @@ def _read(source: Source, options: ReadOptions) -> Reading:
     return Reading(source.path, FORMAT, runs=(NamedRun(None, read_results(source)),))
 
 
+def read_with_results(name: str, siblings: list[str]) -> bool:
+    """True for an lm-eval samples file whose results file (same `<ts>`) is a sibling: a folder
+    scan leaves it to that read instead of offering it as a read of its own."""
+    if not (name.startswith("samples_") and name.endswith(".jsonl")):
+        return False
+    return any(
+        (m := _RESULTS_NAME.match(s)) is not None and name.endswith(f"_{m.group('ts')}.jsonl")
+        for s in siblings
+    )
+
+
 def samples_files(path: Path, tasks: list[str]) -> dict[str, Path]:
     """task -> its samples file beside `path`, by lm-eval's naming (same `<ts>` as the results)."""
     m = _RESULTS_NAME.match(path.name)
