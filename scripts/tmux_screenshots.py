@@ -14,8 +14,9 @@ cells and colours the terminal holds, what a user sees. rich turns them into an 
 (`Console.export_svg`, titled with the command), and Chromium the SVG into a PNG. The names are
 screenshots.py's, so the README's images can come from either.
 
-Every input is opened by a path relative to the working directory the pane starts in, so no
-machine path reaches an image. The compare pairs the sample with its candidate read
+Every input is opened by a path relative to the working directory the pane starts in, so the
+screens name no machine path (but the export dialog, which proposes an absolute directory, as
+the app does). The compare pairs the sample with its candidate read
 (`evalview.samples.candidate`), generated into a temporary directory as screenshots.py does.
 Needs tmux; run from a checkout (the inputs are its sample_runs/ and tests/fixtures/).
 """
