@@ -18,6 +18,7 @@ from evalview.cli.output import (
     escape,
     pct,
 )
+from evalview.fmt import points
 
 if TYPE_CHECKING:
     from evalview.compare.paired import Comparison, PairedCounts
@@ -138,7 +139,7 @@ def _n(n: int | None) -> str:
 
 
 def _diff(t: PairedCounts) -> str:
-    return "—" if t.difference is None else f"{100 * t.difference:+.1f}"
+    return points(t.difference, unit="")
 
 
 def _interval(t: PairedCounts) -> str:
@@ -148,9 +149,9 @@ def _interval(t: PairedCounts) -> str:
     lo, hi = ci.interval
     ulo, uhi = unpaired.interval
     return (
-        f"{100 * ci.difference:+.1f} pt, 95 % {100 * lo:+.1f} to {100 * hi:+.1f} pt (paired score "
-        f"interval, Newcombe 1998b); as independent reads {100 * ulo:+.1f} to {100 * uhi:+.1f} pt "
-        "(hybrid score, Newcombe 1998)"
+        f"{points(ci.difference)}, 95 % {points(lo, unit='')} to {points(hi)} (paired score "
+        f"interval, Newcombe 1998b); as independent reads {points(ulo, unit='')} to "
+        f"{points(uhi)} (hybrid score, Newcombe 1998)"
     )
 
 

@@ -21,7 +21,7 @@ from evalview.cli.output import (
     pct,
     resamples,
 )
-from evalview.fmt import ratio
+from evalview.fmt import pct_range, points, ratio
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -255,7 +255,7 @@ def _print_aggregate(out: Console, a: Aggregate) -> None:
     if a.mean is None or a.se is None or a.ci95 is None:
         out.print(f"{title}: — (a task has no selected case)")
         return
-    out.print(f"{title}: [bold]{pct(a.mean)}[/] ± {100 * a.se:.1f} pt (binomial SE)")
+    out.print(f"{title}: [bold]{pct(a.mean)}[/] ± {points(a.se, sign=False)} (binomial SE)")
     out.print(f"  95 % normal interval (mean ± 1.96 SE)   {_iv(a.ci95)}")
     if a.bootstrap is None:
         out.print("  95 % seed bootstrap                      off (--bootstrap 0)")
@@ -306,7 +306,7 @@ def _print_source(out: Console, source: dict[str, object]) -> None:
 
 
 def _iv(iv: tuple[float, float]) -> str:
-    return f"{100 * iv[0]:.1f}–{100 * iv[1]:.1f} %"
+    return pct_range(*iv)
 
 
 def _name_width(card: Scorecard) -> int:

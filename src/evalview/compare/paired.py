@@ -36,7 +36,7 @@ from evalview.compare.reads import (
     refuse_mixed_seed_sets,
 )
 from evalview.findings import Finding
-from evalview.fmt import count
+from evalview.fmt import count, pct
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
 from evalview.stats.intervals import wilson_interval
 from evalview.stats.policy import DEVELOPMENT as DEVELOPMENT_LABEL
@@ -216,10 +216,6 @@ def _outcomes(run: Run) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
-
-
 def verdict(both: int, only_a: int, only_b: int, neither: int, p: float, alpha: float) -> Verdict:
     """The verdict as the statistics spec states it: the test's p, and who won the discordant pairs.
 
@@ -249,7 +245,7 @@ def verdict(both: int, only_a: int, only_b: int, neither: int, p: float, alpha: 
         lead = f"though {leader} won {won:,} of the {d:,} discordant pairs"
     return Verdict(
         "not_significant",
-        f"{head}: not significant at the {_pct(alpha)} level, {lead}",
+        f"{head}: not significant at the {pct(alpha)} level, {lead}",
     )
 
 

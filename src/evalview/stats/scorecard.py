@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -123,6 +124,9 @@ class Aggregate:
     bootstrap: Interval | None
     resamples: int
     view: str | None = None
+    #: the mean as an exact fraction (stats/aggregate.py): differences and means of means are
+    #: computed from it, so each is rounded once where it is shown. Not output.
+    exact_mean: Fraction | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -394,7 +398,10 @@ def _aggregate(
     masks = (cases.task == t for t in tasks)
     per_task = tuple(outcomes(cases.status[m], cases.success[m]) for m in masks)
     boot = bootstrap_interval(list(per_task), bootstrap) if bootstrap else None
-    aggregate = Aggregate(name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view)
+    aggregate = Aggregate(
+        name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view,
+        exact_mean=value.exact_mean,
+    )
     return aggregate, per_task
 
 

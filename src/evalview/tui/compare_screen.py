@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Footer, Static
 from evalview.compare.paired import Comparison, PairedCounts
 from evalview.compare.power import min_detectable_gap
 from evalview.tui.bars import interval_bar
+from evalview.tui.fmt import pct, points
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
 from evalview.tui.theme import EVALVIEW_THEME
@@ -35,14 +36,14 @@ BAR_WIDTH = 20
 
 
 def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:5.1f} %"
+    return "—" if x is None else f"{pct(x):>7}"
 
 
 def _diff_text(t: PairedCounts) -> Text:
     """The difference, marked by the verdict: ▲ B significantly better, ▼ A, · not significant."""
     if t.difference is None:
         return Text("—", style="dim")
-    value = f"{100 * t.difference:+.1f} pt"
+    value = points(t.difference)
     if t.verdict.code == "b_better":
         return Text(f"▲ {value}", style=_verdict_style(t))
     if t.verdict.code == "a_better":
@@ -112,7 +113,7 @@ def difference_line(t: PairedCounts) -> str:
         return "B − A: no completed pair"
     lo, hi = ci.interval
     line = (
-        f"B − A {100 * ci.difference:+.1f} pt, 95 % interval {100 * lo:+.1f} to {100 * hi:+.1f} pt "
+        f"B − A {points(ci.difference)}, 95 % interval {points(lo, unit='')} to {points(hi)} "
         "[dim](Newcombe, paired by episode)[/]"
     )
     if t.underpowered:
@@ -129,8 +130,9 @@ def power_line(t: PairedCounts, power: float) -> str:
         return "power: no completed pair"
     pbar = ((t.rate_a or 0.0) + (t.rate_b or 0.0)) / 2
     gap = (
-        f"at {t.pairs} pairs the smallest gap resolved at {100 * power:.0f} % power is "
-        f"{100 * min_detectable_gap(t.pairs, pbar, power=power):.1f} points (unpaired)"
+        f"at {t.pairs} pairs the smallest gap resolved at {pct(power, 0)} power is "
+        f"{points(min_detectable_gap(t.pairs, pbar, power=power), sign=False, unit='')} points "
+        "(unpaired)"
         if 0 < pbar < 1
         else f"at {t.pairs} pairs every outcome is the same"
     )

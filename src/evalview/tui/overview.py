@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from evalview.session import Session
 from evalview.stats import Scorecard
-from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct, share
+from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct, points, share
 from evalview.tui.safe import clean, plain
 from evalview.tui.words import app_words
 
@@ -51,7 +51,7 @@ def aggregate_card(card: Scorecard, *, bootstrap_pending: bool = False) -> Rende
     if a.mean is None:
         grid.add_row("value", Text("— (some task has no selected case)", style="yellow"))
     else:
-        se = f" ± {100 * a.se:.1f} pt SE" if a.se is not None else ""
+        se = f" ± {points(a.se, sign=False)} SE" if a.se is not None else ""
         grid.add_row("value", Text(f"{pct(a.mean)}{se}", style="bold"))
         if a.ci95 is not None:
             grid.add_row("95 % (± 1.96 SE)", f"{pct(a.ci95[0])} – {pct(a.ci95[1])}")
