@@ -173,7 +173,7 @@ def _frac(k: int, n: int) -> str:
 def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> None:
     _print_identity(out, card, path)
     _print_denominators(out, card)
-    _print_aggregate(out, card.aggregate)
+    _print_aggregate(out, card.aggregate, _zero_spread_label(card))
     if card.source is not None:
         _print_source(out, card.source)
     if card.graded is not None:
@@ -184,8 +184,9 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
         if any(t.error_categories for t in card.tasks):
             out.print(_errors_table(card))
     _print_errors(out, card)
+    caveat = ", with the caveat beside its SE" if card.aggregate.zero_spread else ""
     out.print(
-        "[bold green]publishable read[/]"
+        f"[bold green]publishable read{caveat}[/]"
         if card.publishable
         else "[bold yellow]not a publishable read[/]"
     )
@@ -203,8 +204,16 @@ def _print_identity(out: Console, card: Scorecard, path: str) -> None:
         if x
     )
     out.print(f"[bold]{ident or escape(path)}[/]  [dim]{escape(path)}[/]")
+    beside = _zero_spread_label(card)  # printed beside the SE it is about, not here
     for label in card.labels:
-        out.print(f"[bold yellow]{escape(label)}[/]")
+        if label != beside:
+            out.print(f"[bold yellow]{escape(label)}[/]")
+
+
+def _zero_spread_label(card: Scorecard) -> str | None:
+    from evalview.stats.policy import ZERO_SPREAD
+
+    return next((lb for lb in card.labels if lb.startswith(ZERO_SPREAD)), None)
 
 
 def _print_denominators(out: Console, card: Scorecard) -> None:
@@ -247,8 +256,9 @@ def _not_completed(d: Denominators, pending: int) -> list[str]:
     return extra
 
 
-def _print_aggregate(out: Console, a: Aggregate) -> None:
-    """The all-T mean with its SE and both 95 % intervals, or why there is none."""
+def _print_aggregate(out: Console, a: Aggregate, zero_spread: str | None = None) -> None:
+    """The all-T mean with its SE and both 95 % intervals, or why there is none; an SE that is
+    zero by design says so on the next line, with the pooled Wilson interval that is honest."""
     out.print()
     flag = " (appendix view)" if a.view else ""
     title = f"[bold]{escape(a.name)}{flag}[/] mean of {a.tasks} per-task rates over selected cases"
@@ -256,11 +266,22 @@ def _print_aggregate(out: Console, a: Aggregate) -> None:
         out.print(f"{title}: — (a task has no selected case)")
         return
     out.print(f"{title}: [bold]{pct(a.mean)}[/] ± {points(a.se, sign=False)} (binomial SE)")
-    out.print(f"  95 % normal interval (mean ± 1.96 SE)   {_iv(a.ci95)}")
+    width = " [yellow](zero width, by design)[/]" if a.zero_spread else ""
+    if zero_spread is not None:
+        out.print(f"  [bold yellow]⚠ {escape(zero_spread)}[/]")
+    out.print(f"  95 % normal interval (mean ± 1.96 SE)   {_iv(a.ci95)}{width}")
     if a.bootstrap is None:
         out.print("  95 % seed bootstrap                      off (--bootstrap 0)")
     else:
-        out.print(f"  95 % seed bootstrap (B = {a.resamples:,}, seed 7)  {_iv(a.bootstrap)}")
+        out.print(
+            f"  95 % seed bootstrap (B = {a.resamples:,}, seed 7)  {_iv(a.bootstrap)}{width}"
+        )
+    if a.zero_spread is not None:
+        z = a.zero_spread
+        out.print(
+            f"  95 % Wilson, pooled over {z.selected:,} episodes  "
+            f"[bold]{_iv(z.pooled_wilson95)}[/]"
+        )
 
 
 def _print_graded(out: Console, g: GradedMetric) -> None:

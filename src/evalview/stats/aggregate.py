@@ -11,8 +11,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
-from evalview.stats.intervals import Z95, Interval
+from evalview.stats.intervals import Z95, Interval, wilson_interval
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,3 +47,57 @@ def all_tasks_mean(successes: Sequence[int], n: Sequence[int]) -> AggregateValue
     lo = min(max(mean - Z95 * se, 0.0), 1.0)
     hi = min(max(mean + Z95 * se, 0.0), 1.0)
     return AggregateValue(mean=mean, se=se, ci95=(lo, hi), exact_mean=exact)
+
+
+@dataclass(frozen=True, slots=True)
+class ZeroSpread:
+    """Every task is 0/n or n/n, so the all-T binomial SE is 0 and the normal interval and the
+    seed bootstrap have zero width: by the design (one episode per task, or tasks that all
+    succeed or all fail), not because the estimate is precise (reporting rules: "a task at 0 %
+    or 100 % adds no spread to them"). What is honest instead: the pooled Wilson interval of
+    every episode, and the episodes per task a task needs before it can show any spread."""
+
+    tasks: int
+    #: fewest and most episodes of a task
+    episodes: tuple[int, int]
+    successes: int
+    selected: int
+    #: Wilson 95 % of successes / selected over every episode (not zero-width at 0/N or N/N)
+    pooled_wilson95: Interval
+    #: ⌈N / min(K, N − K)⌉: the episodes per task at which a task at the pooled rate expects one
+    #: episode of the rarer outcome (at least 2); None when every episode has one outcome
+    episodes_needed: int | None
+
+    @property
+    def one_outcome(self) -> str | None:
+        """"succeeded" or "failed" when every episode did; None otherwise."""
+        if self.successes == self.selected:
+            return "succeeded"
+        return "failed" if self.successes == 0 else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tasks": self.tasks,
+            "episodes_per_task": list(self.episodes),
+            "successes": self.successes,
+            "selected": self.selected,
+            "pooled_wilson95": list(self.pooled_wilson95),
+            "episodes_per_task_needed": self.episodes_needed,
+        }
+
+
+def zero_spread(successes: Sequence[int], n: Sequence[int]) -> ZeroSpread | None:
+    """The caveat of an all-T SE that is zero by design (every task 0/n or n/n); None when some
+    task has both outcomes (then the SE measures something)."""
+    if not n or any(k not in (0, nt) for k, nt in zip(successes, n, strict=True)):
+        return None
+    total_k, total_n = sum(successes), sum(n)
+    rarer = min(total_k, total_n - total_k)
+    return ZeroSpread(
+        tasks=len(n),
+        episodes=(min(n), max(n)),
+        successes=total_k,
+        selected=total_n,
+        pooled_wilson95=wilson_interval(total_k, total_n),
+        episodes_needed=None if rarer == 0 else max(2, -(-total_n // rarer)),
+    )

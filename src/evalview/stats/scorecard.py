@@ -20,7 +20,7 @@ from evalview.findings import Finding, Severity
 from evalview.model.facts import TEST, ReadFacts, read_facts
 from evalview.model.run import ERROR, EpisodeTable, Run, take_rows
 from evalview.stats import policy
-from evalview.stats.aggregate import all_tasks_mean
+from evalview.stats.aggregate import ZeroSpread, all_tasks_mean, zero_spread
 from evalview.stats.benchmark import (
     BenchmarkDeclaration,
     SeedSet,
@@ -127,6 +127,8 @@ class Aggregate:
     #: the mean as an exact fraction (stats/aggregate.py): differences and means of means are
     #: computed from it, so each is rounded once where it is shown. Not output.
     exact_mean: Fraction | None = field(default=None, compare=False, repr=False)
+    #: every task is 0/n or n/n: the SE and both intervals are zero by design (None otherwise)
+    zero_spread: ZeroSpread | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -139,6 +141,7 @@ class Aggregate:
             "bootstrap_resamples": self.resamples,
             "bootstrap_seed": 7,
             "view": self.view,
+            "zero_spread": None if self.zero_spread is None else self.zero_spread.to_json(),
         }
 
 
@@ -270,6 +273,7 @@ def score_run(
     task_rows = _task_scores(cases, tasks, missing)
     name = view if view is not None and state.view_applied else f"all-{len(tasks)}"
     aggregate, per_task = _aggregate(cases, tasks, task_rows, name, bootstrap, view)
+    state = replace(state, zero_spread=aggregate.zero_spread)
     denominators = count(cases.status, cases.success, missing=len(missing))
     return Scorecard(
         path=str(run.path),
@@ -394,13 +398,14 @@ def _aggregate(
     no outcomes, when there is no task or a task has no selected case."""
     if not task_rows or not all(t.selected > 0 for t in task_rows):
         return Aggregate(name, len(tasks), None, None, None, None, bootstrap, view), ()
-    value = all_tasks_mean([t.successes for t in task_rows], [t.selected for t in task_rows])
+    counts = ([t.successes for t in task_rows], [t.selected for t in task_rows])
+    value = all_tasks_mean(*counts)
     masks = (cases.task == t for t in tasks)
     per_task = tuple(outcomes(cases.status[m], cases.success[m]) for m in masks)
     boot = bootstrap_interval(list(per_task), bootstrap) if bootstrap else None
     aggregate = Aggregate(
         name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view,
-        exact_mean=value.exact_mean,
+        exact_mean=value.exact_mean, zero_spread=zero_spread(*counts),
     )
     return aggregate, per_task
 
