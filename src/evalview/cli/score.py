@@ -315,14 +315,19 @@ def _print_errors(out: Console, card: Scorecard) -> None:
 
 
 def _print_source(out: Console, source: dict[str, object]) -> None:
-    """The input format's own pooled headline beside all-T, and why they differ (LeRobot)."""
+    """The input format's own pooled headline beside all-T, and why they differ (LeRobot). A
+    group view is compared with what the file records for that group (per_group)."""
     recorded, pooled = source.get("reported_pc_success"), source.get("pooled_rate")
     if not isinstance(pooled, float):
         return
-    shown = f"{pct(recorded)} recorded, " if isinstance(recorded, float) else ""
-    out.print(
-        f"  pooled over episodes (LeRobot's pc_success)  {shown}{pct(pooled)} recomputed"
-    )
+    of = source.get("reported_pc_success_of")
+    if not isinstance(recorded, float):
+        shown = ""
+    elif of == "read":
+        shown = f"{pct(recorded)} recorded (the file's pc_success), "
+    else:
+        shown = f"{pct(recorded)} recorded (the file's per_group pc_success of {escape(str(of))}), "
+    out.print(f"  pooled over episodes  {shown}{pct(pooled)} recomputed")
     out.print(f"  [dim]{escape(str(source.get('pooled_vs_all_tasks', '')))}[/]")
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evalview.findings import Finding, Severity
+from evalview.fmt import exact
 from evalview.model.facts import TEST, ReadFacts, read_facts
 from evalview.model.run import ERROR, EpisodeTable, Run, take_rows
 from evalview.stats import policy
@@ -299,7 +300,11 @@ def score_run(
         off_protocol=facts.off_protocol,
         declared=benchmark is not None,
         task_outcomes=per_task,
-        source=_source(run, denominators, task_rows) if run.source_format else None,
+        source=(
+            _source(run, denominators, task_rows, view if state.view_applied else None)
+            if run.source_format
+            else None
+        ),
     )
 
 
@@ -427,10 +432,20 @@ def with_bootstrap(card: Scorecard, resamples: int = DEFAULT_RESAMPLES) -> Score
     return replace(card, aggregate=replace(a, bootstrap=boot, resamples=resamples))
 
 
-def _source(run: Run, d: Any, task_rows: list[TaskScore]) -> dict[str, Any]:
-    """What the input format can honestly say, and its own pooled headline next to all-T."""
+def _source(
+    run: Run, d: Any, task_rows: list[TaskScore], view: str | None = None
+) -> dict[str, Any]:
+    """What the input format can honestly say, and its own pooled headline next to all-T.
+
+    A view is compared with what the input records for that view (LeRobot's per_group
+    pc_success of the group), never with the whole read's number; a view the input records
+    nothing for (a benchmark's subset) is compared with nothing."""
     sizes = sorted({t.selected for t in task_rows})
-    recorded = run.reported.get("pc_success")
+    recorded = (
+        run.reported.get("pc_success")
+        if view is None
+        else run.reported_views.get(view, {}).get("pc_success")
+    )
     if len(sizes) <= 1:
         why = (
             "every task has the same number of episodes, so the pooled rate and the all-T "
@@ -446,7 +461,10 @@ def _source(run: Run, d: Any, task_rows: list[TaskScore]) -> dict[str, Any]:
         "records_errors": run.records_errors,
         "note": "the format records no errored or unattempted episode: every denominator is "
         "the episodes recorded" if not run.records_errors else None,
-        "reported_pc_success": None if recorded is None else recorded / 100,
+        # the recorded percent as the fraction it stands for, exactly (80.75 -> 0.8075)
+        "reported_pc_success": None if recorded is None else float(exact(recorded) / 100),
+        # what the recorded number is of: the whole read (null view) or the view's group
+        "reported_pc_success_of": None if recorded is None else (view or "read"),
         "pooled_rate": d.successes / d.selected if d.selected else None,
         "pooled_vs_all_tasks": why,
         "groups": {g: list(t) for g, t in run.views.items()},
