@@ -233,6 +233,9 @@ class Comparison:
     labels: list[str] = field(default_factory=list)
     #: With allow_errors: each pair left out because a side errored (episode, task, A, B).
     errored_pairs: list[dict[str, str]] = field(default_factory=list)
+    #: how many common episodes have a recorded seed on both sides (checked equal) and how many
+    #: are paired by episode id alone (an assumption the files cannot show)
+    seed_pairing: dict[str, int] = field(default_factory=dict)
 
     def multiplicity(self) -> dict[str, Any] | None:
         """How many per-task verdicts hold after adjustment; None with fewer than two tests."""
@@ -261,6 +264,7 @@ class Comparison:
             "alpha": self.alpha,
             "power": self.power,
             "pairing": "by episode id; only pairs completed on both sides enter the tests",
+            "pairing_seeds": dict(self.seed_pairing),
             "multiplicity": self.multiplicity(),
             "overall": self.overall.to_json(),
             "tasks": [t.to_json() for t in self.tasks],
@@ -457,7 +461,7 @@ def compare_runs(
     )
     oa, ob = _outcomes(a), _outcomes(b)
     common = [eid for eid in oa if eid in ob]
-    _refuse_seed_mismatch(a, b, fa.label, fb.label, common)
+    seeds = _refuse_seed_mismatch(a, b, fa.label, fb.label, common)
     if not common:
         raise Refused(
             f"{fa.label} and {fb.label} select no episode id in common "
@@ -481,9 +485,10 @@ def compare_runs(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
         only_in_a=[eid for eid in oa if eid not in ob],
         only_in_b=[eid for eid in ob if eid not in oa],
-        notes=_notes(a, b, fa, fb, tasks, alpha),
+        notes=_notes(a, b, fa, fb, tasks, alpha) + _seed_notes(seeds),
         labels=_labels(bool(off), fa, errored),
         errored_pairs=pairs.errored,
+        seed_pairing=seeds,
     )
 
 
@@ -587,11 +592,23 @@ def _seeds(run: Run) -> dict[str, int]:
     }
 
 
-def _refuse_seed_mismatch(a: Run, b: Run, la: str, lb: str, common: list[str]) -> None:
-    """Pairs are (task, episode); where both reads record a seed it must be the same start."""
+def _refuse_seed_mismatch(
+    a: Run, b: Run, la: str, lb: str, common: list[str]
+) -> dict[str, int]:
+    """Pairs are (task, episode); where both reads record a seed it must be the same start.
+    Returns how many common episodes were checked that way and how many have no seed on a side
+    (`a_records`/`b_records`: episodes of the common ones each side records a seed for)."""
     sa, sb = _seeds(a), _seeds(b)
+    checked = sum(1 for eid in common if eid in sa and eid in sb)
+    counts = {
+        "episodes": len(common),
+        "seeds_checked": checked,
+        "by_episode_id_only": len(common) - checked,
+        "a_records": sum(1 for eid in common if eid in sa),
+        "b_records": sum(1 for eid in common if eid in sb),
+    }
     if not sa or not sb:
-        return
+        return counts
     for eid in common:
         if eid in sa and eid in sb and sa[eid] != sb[eid]:
             raise Refused(
@@ -599,6 +616,30 @@ def _refuse_seed_mismatch(a: Run, b: Run, la: str, lb: str, common: list[str]) -
                 "mismatch): the reads did not start from the same conditions, so they cannot be "
                 "paired. Re-run one with the other's seeds (lerobot-eval --seed)."
             )
+    return counts
+
+
+def _seed_notes(seeds: dict[str, int]) -> list[str]:
+    """The assumption a pairing by episode id makes where a read records no seed: it is said,
+    never checked. lerobot-eval seeds each evaluation's episodes from its --seed and its files
+    record none, so two files from different evaluations pair as if they shared it."""
+    unchecked, total = seeds.get("by_episode_id_only", 0), seeds.get("episodes", 0)
+    if not unchecked:
+        return []
+    a_none, b_none = seeds.get("a_records", 0) == 0, seeds.get("b_records", 0) == 0
+    who = (
+        "neither read records a seed" if a_none and b_none
+        else "A records no seed" if a_none
+        else "B records no seed" if b_none
+        else f"{unchecked:,} of the {total:,} episodes have no recorded seed on a side"
+    )
+    return [
+        f"{who}: those episodes are paired by episode id (task and index) alone, which assumes "
+        "both reads ran each one from the same start, that is from the same start seed "
+        "(lerobot-eval, for one, seeds its episodes from --seed and records none); the files "
+        "cannot show it, so evaluate both with one seed (where seeds are recorded, pairs are "
+        "checked equal)"
+    ]
 
 
 def _refuse_unscorable(
@@ -663,13 +704,18 @@ def _notes(
         wins = [t for t in family if t.verdict.code in WINS]
         holm_n = sum(1 for t in wins if t.adjusted is not None and t.adjusted.holm_rejects)
         bh_n = sum(1 for t in wins if t.adjusted is not None and t.adjusted.bh_rejects)
+        adjusted = (
+            f"Adjusted for the {len(family)} tests, {holm_n} of the {len(wins)} per-task "
+            f"difference(s) hold after Holm's correction (family-wise error) and {bh_n} after "
+            "Benjamini–Hochberg's (false discovery rate)"
+            if wins
+            else "No per-task test declares a difference, so none can hold after adjustment"
+        )
         notes.append(
             f"the {n_tasks} per-task tests are each at the {alpha:g} level: with no real "
             f"difference about {n_tasks * alpha:.2g} would come out significant by chance. "
-            f"Adjusted for the {len(family)} tests, {holm_n} of the {len(wins)} per-task "
-            f"difference(s) hold after Holm's correction (family-wise error) and {bh_n} after "
-            "Benjamini–Hochberg's (false discovery rate); the all-pairs verdict is the primary "
-            "one, a per-task mark is a lead to re-test, not a claim"
+            f"{adjusted}; the all-pairs verdict is the primary one, a per-task mark is a lead "
+            "to re-test, not a claim"
         )
     return notes
 
