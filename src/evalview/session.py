@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from evalview.findings import Finding, Severity, audit_verdict, count_by_severity, sort_findings
 from evalview.fmt import STAGES as _STAGES
+from evalview.fmt import fixed
 from evalview.load import InputError, ReadOptions, Source, read_input, select_run
 from evalview.model.address import Address
 from evalview.model.run import Run
@@ -418,7 +419,7 @@ def _summaries(reading: Reading) -> dict[str, str]:
         recorded = run.reported.get("pc_success")
         head = f"{len(run.views) or 1} group(s), {len(run.schedule):,} episodes"
         out[str(r.name)] = head + (
-            f", pc_success {recorded:.1f} %" if recorded is not None else ""
+            f", pc_success {fixed(recorded)} %" if recorded is not None else ""
         )
     return out
 

@@ -45,6 +45,8 @@ from contract_doors import (
     reference,
     run_headline,
     score_args,
+    shown_of,
+    shown_of_score,
 )
 from contract_inputs import CHECKPOINT_INPUTS, HARNESS, SPECS, Input, make, run_cli
 
@@ -229,6 +231,8 @@ def _table(w: World, inp: Input, ref: Reference, *, allow_errors: bool) -> dict[
     if inp.kind != HARNESS:
         got = run_headline(row["successes"], row["selected"])
         assert got == ref.answer.headline, f"{door}: {got}; score: {ref.answer.headline}"
+        if not row["refused"]:
+            _assert_shown(door, shown_of(row["mean"], row["labels"]), ref)
     if inp.read is None:
         assert res.code == (1 if row["refused"] else 0), (res.code, row["refused"])
     return row
@@ -313,6 +317,10 @@ def door_score(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
         f"score refusals {sorted(codes)}; check finds {ref.answer.errors} error(s)"
     )
     assert headline_of_score(inp, doc) == ref.answer.headline
+    if not doc["refused"]:
+        _assert_shown("score", shown_of_score(doc), ref)
+        text = run_cli([a for a in score_args(inp, allow_errors=False) if a != "--json"])
+        _assert_shown_in_text("score's text", text.stdout, ref)
 
 
 def door_score_allow_errors(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
@@ -394,6 +402,25 @@ def _assert_result_json(door: str, inp: Input, ref: Reference, result: dict[str,
     c = result["counts"]
     got = run_headline(c["successes"], c["selected"])
     assert got == ref.answer.headline, f"{door}'s result.json: {got}; score: {ref.answer.headline}"
+    _assert_shown(f"{door}'s result.json", shown_of(result["aggregate"]["mean"], result["labels"]),
+                  ref)
+
+
+def _assert_shown(door: str, got: Any, ref: Reference) -> None:
+    """Issue 22: the all-T mean reads the same, rounded once, and the caveat of an SE that is
+    zero by design goes wherever the number goes."""
+    assert got == ref.shown, f"{door} shows {got}; score --json: {ref.shown}"
+
+
+def _assert_shown_in_text(door: str, text: str, ref: Reference) -> None:
+    assert ref.shown is not None
+    mean, zero = ref.shown
+    flat = " ".join(text.split())
+    if mean is not None:
+        assert mean in flat, f"{door} does not show the mean {mean}"
+    assert ("zero by design" in flat) == (zero is not None), (
+        f"{door}: the zero-SE caveat {'missing' if zero else 'shown without cause'}"
+    )
 
 
 def door_app(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
@@ -409,6 +436,9 @@ def door_app(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
     )
     assert obs.overview is not None
     _assert_same("the app", obs.overview, ref.answer)
+    if obs.kind == "run" and ref.shown is not None:
+        _assert_shown("the app", obs.shown, ref)
+        _assert_shown_in_text("the app's Overview", obs.aggregate_text, ref)
 
 
 def door_app_export(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from evalview.cli.output import (
     escape,
     pct,
 )
+from evalview.fmt import fixed
 from evalview.load.closed_run import RUN_FILES
 
 if TYPE_CHECKING:
@@ -247,7 +248,7 @@ def _status(status: str) -> str:
 
 
 def _num(x: float | None) -> str:
-    return "—" if x is None else f"{x:.2f}"
+    return "—" if x is None else fixed(x, 2)
 
 
 def _print_inputs(report: CheckpointReport, per_task: bool) -> None:
@@ -319,7 +320,7 @@ def _checkpoints_text(checkpoints: Any, note: str | None) -> str:
     parts = []
     for c in checkpoints:
         observed = c.observed if c.target is None else f"{c.observed}/{c.target}"
-        parts.append(f"{c.label} {observed} → {c.credit:.2f}")
+        parts.append(f"{c.label} {observed} → {fixed(c.credit, 2)}")
     return "; ".join(parts)
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from evalview.fmt import ratio
+from evalview.fmt import pct, ratio
 from evalview.folder.reads import ReadRow, TaskCell
 from evalview.textsafe import clean
 
@@ -61,7 +61,7 @@ def _first_sentence(message: str, path: str) -> str:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}"
+    return pct(x, unit="")
 
 
 def cells(row: ReadRow, pm: str = "±", dash: str = "—", en: str = "–") -> list[str]:

@@ -194,6 +194,9 @@ class Run:
     columns: dict[str, Any] = field(default_factory=dict)
     #: The input's own headline numbers, as recorded (LeRobot: the pooled pc_success, percent).
     reported: dict[str, float] = field(default_factory=dict)
+    #: The same for each of `views` (LeRobot: per_group's pc_success of each group): a view is
+    #: compared with what the input records for that view, never with the whole read's number.
+    reported_views: dict[str, dict[str, float]] = field(default_factory=dict)
     #: A reopened result.json: the document as published, whose recorded numbers the session
     #: recomputes from the episodes (stats/reaudit.py). None for every other input.
     published: Result | None = None

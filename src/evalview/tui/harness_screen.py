@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from evalview.findings import Finding
-from evalview.fmt import pairs, ratio, short_number
+from evalview.fmt import pairs, pct_range, points, ratio, short_number
 from evalview.harness.score import MEASURED, HarnessScore, measured_text
 from evalview.model.harness_file import HarnessFile
 from evalview.session import HarnessSession
@@ -34,11 +34,11 @@ TABS = (("arms", "Arms"), ("measured", "Measured"), ("controls", "Controls"),
 
 
 def _pt(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:+.1f} pt"
+    return points(x)
 
 
 def _range(lo: float, hi: float) -> str:
-    return f"{100 * lo:.1f}–{100 * hi:.1f} %"
+    return pct_range(lo, hi)
 
 
 class HarnessScreen(Screen[None]):

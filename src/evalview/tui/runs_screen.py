@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from evalview.fmt import ratio
+from evalview.fmt import pct, points, ratio
 from evalview.folder.discover import Candidate, Discovery
 from evalview.folder.reads import ReadRow, ScoreOptions, row_of_item
 from evalview.folder.watch import changed_under
@@ -114,8 +114,8 @@ def mean_text(row: ReadRow | None) -> Text:
     if row.mean is None:
         return Text("—", style="dim")
     if row.se is None:  # a harness arm: its mean over seeds (min–max is in its labels)
-        return Text(f"{100 * row.mean:5.1f} (arm)")
-    return Text(f"{100 * row.mean:5.1f} ± {100 * row.se:.1f}")
+        return Text(f"{pct(row.mean, unit=''):>5} (arm)")
+    return Text(f"{pct(row.mean, unit=''):>5} ± {points(row.se, sign=False, unit='')}")
 
 
 #: What a reviewer scans first comes first (a narrow terminal scrolls the rest sideways).
