@@ -128,6 +128,9 @@ class Reference:
     check: CliResult
     score: CliResult
     answer: Answer
+    #: why `score --allow-errors` finds no case to score (its no-cases refusal, without the
+    #: path), when it does: an aggregates-only read. Every door that scores says the same.
+    no_cases: str | None = None
 
 
 def reference(inp: Input) -> Reference:
@@ -138,7 +141,12 @@ def reference(inp: Input) -> Reference:
     doc = check.json
     headline = headline_of_score(inp, score.json) if score.code in (0, 1) else None
     answer = Answer(True, findings_of(doc["findings"]), counts_of(doc["counts"]), headline)
-    return Reference(check, score, answer)
+    no_cases = None
+    if score.code == 1:
+        for r in score.json.get("refusals") or []:
+            if r["code"] == "no-cases":
+                no_cases = " ".join(r["message"].partition("no selected case to score")[2].split())
+    return Reference(check, score, answer, no_cases)
 
 
 # -- how often the input is read -------------------------------------------------------------

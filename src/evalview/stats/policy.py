@@ -68,6 +68,9 @@ class ReadState:
     group_view: bool = False
     #: False when the format cannot record errored or unattempted episodes (LeRobot)
     records_errors: bool = True
+    #: why the read holds no case, in its format's terms (the reader's `no_cases`); None: the
+    #: closed run's words (an empty or unreadable protocol.episode_ids)
+    no_cases: str | None = None
 
     @property
     def view_applied(self) -> bool:
@@ -147,14 +150,17 @@ def refusals(s: ReadState) -> tuple[Refusal, ...]:
             )
         )
     if not s.has_tasks:
-        out.append(
-            Refusal(
-                "no-cases",
-                f"{s.path}: no selected case to score (manifest.json protocol.episode_ids is "
-                "empty or unreadable).",
-            )
-        )
+        out.append(Refusal("no-cases", no_cases_message(s.path, s.no_cases)))
     return tuple(out)
+
+
+def no_cases_message(path: str, why: str | None) -> str:
+    """The no-cases refusal: in the format's terms when its reader says why (`Reader.no_cases`),
+    else in the closed run's."""
+    if why is not None:
+        return f"{path}: no selected case to score: {why}"
+    return (f"{path}: no selected case to score (manifest.json protocol.episode_ids is empty or "
+            "unreadable).")
 
 
 def labels(s: ReadState) -> tuple[str, ...]:

@@ -172,6 +172,7 @@ def read_results(source: Source) -> Run:
         source_format=_describe(res, files),
         records_errors=False,
         pairing=_pairing(res, docs),
+        pair_keys={r["id"]: f"doc_hash {r['doc_hash']}" for r in rows if r["doc_hash"]},
         native=_native(res, recomputed, bool(files)),
         left_out=(LEFT_OUT,),
     )
@@ -224,7 +225,7 @@ def _rows(res: Any, docs: dict[str, list[Any]]) -> tuple[list[dict[str, Any]], d
                 "id": f"{task}/{d.doc_id}", "task": task, "seed": d.doc_id,
                 "status": "completed", "success": (v == 1.0) if unit else None,
                 "score": v, "in_schedule": True, "file": d.file, "line": d.line,
-                "termination_reason": None,
+                "termination_reason": None, "doc_hash": d.doc_hash,
             })
     return rows, recomputed
 
@@ -315,6 +316,15 @@ READER = Reader(
     no_partial_credit=(
         "an lm-evaluation-harness results JSON: it records each document's metrics, not the "
         "verifier checkpoint messages partial credit is read from."
+    ),
+    no_cases=(
+        "it is an lm-evaluation-harness results JSON read without samples files: it records each "
+        "task's aggregates, not per-document samples. Run lm-eval with --log_samples and keep its "
+        "samples_<task>_<ts>.jsonl beside the results JSON; lm-eval's own numbers are shown as "
+        "recorded."
+    ),
+    pairs_need=(
+        "the same documents (task, doc_id and doc_hash), n-shot, task version and filter"
     ),
     suffixes=(".json",),
 )
