@@ -17,7 +17,7 @@ from evalview.audit import RULES
 from evalview.samples import lm_eval as G
 from helpers.inspect_logs import run_cli
 
-_, _, _, _, TS = G.MODELS[0]
+TS = G.MODELS[0][4]
 RESULTS = f"results_{TS}.json"
 MC = f"samples_mc_binary_{TS}.jsonl"
 GEN = f"samples_gen_em_{TS}.jsonl"
