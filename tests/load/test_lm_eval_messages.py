@@ -95,3 +95,26 @@ def test_inspect_keeps_its_own_words(tmp_path: Path) -> None:
     done = run_cli(["compare", a, b, "--json"])
     assert done.code == 1, done.text
     assert "Pairs need the same task, task version, dataset and sample ids" in done.text
+
+
+def test_the_document_limit_is_a_clear_exit_2(tmp_path: Path) -> None:
+    """More documents than MAX_DOCS (here 100: model A has 60 + 30 + 30 + 40): exit 2 naming the
+    results file, the limit, the samples file and line where it was reached, and what to do."""
+    from unittest import mock
+
+    from evalview.load.lm_eval import reader
+
+    with mock.patch.object(reader, "MAX_DOCS", 100):
+        for args in (["check", A], ["check", A, "--json"], ["score", A], ["compare", A, A]):
+            done = run_cli(args)
+            assert done.code == 2, (args, done.text)
+            text = done.text
+            assert str(A) in text and "more than 100 documents" in text, text
+            assert f"samples_arith_sub_{G.MODELS[0][4]}.jsonl line 11" in text, text
+            assert "Move some samples_<task>_<ts>.jsonl files" in text
+            assert "Traceback" not in text
+        folder = run_cli(["check", A.parent.parent, "--json"]).json
+    (row,) = [r for r in folder["runs"] if r["path"].startswith(G.MODELS[0][0])]
+    assert row["status"] == "unreadable" and "more than 100 documents" in row["error"]
+    others = [r for r in folder["runs"] if not r["path"].startswith(G.MODELS[0][0])]
+    assert others and all(r["status"] == "read" for r in others)  # the folder is still read

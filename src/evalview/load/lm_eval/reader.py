@@ -141,8 +141,7 @@ def read_results(source: Source) -> Run:
                 got.append(d)
             total += 1
             if total > MAX_DOCS:
-                raise InputError(f"{path}: over {MAX_DOCS:,} documents in its samples files; "
-                                 "not read. Read fewer tasks at a time.")
+                raise InputError(too_many_documents(path, sfile, i))
         docs[task] = got
     rows, recomputed = _rows(res, docs)
     findings.extend(check_docs(res, docs, recomputed, file))
@@ -175,6 +174,17 @@ def read_results(source: Source) -> Run:
         pair_keys={r["id"]: f"doc_hash {r['doc_hash']}" for r in rows if r["doc_hash"]},
         native=_native(res, recomputed, bool(files)),
         left_out=(LEFT_OUT,),
+    )
+
+
+def too_many_documents(path: Path, sfile: str, line: int) -> str:
+    """Why a results file whose samples files hold more than MAX_DOCS documents is not read
+    (exit 2): the file, the limit, where it was reached, and what to do."""
+    return (
+        f"{path}: its samples files hold more than {MAX_DOCS:,} documents, the most evalview "
+        f"reads with one results JSON (reached at {sfile} line {line}); not read. Move some "
+        "samples_<task>_<ts>.jsonl files to another folder to read the others, or all of them "
+        "to read the results alone (aggregates)."
     )
 
 
