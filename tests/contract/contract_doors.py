@@ -142,7 +142,7 @@ def reference(inp: Input) -> Reference:
     headline = headline_of_score(inp, score.json) if score.code in (0, 1) else None
     answer = Answer(True, findings_of(doc["findings"]), counts_of(doc["counts"]), headline)
     no_cases = None
-    if score.code == 1:
+    if score.code == 1 and inp.kind != HARNESS:  # a harness file's refusals are sentences
         for r in score.json.get("refusals") or []:
             if r["code"] == "no-cases":
                 no_cases = " ".join(r["message"].partition("no selected case to score")[2].split())
