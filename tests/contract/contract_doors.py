@@ -154,6 +154,9 @@ class Reference:
     answer: Answer
     #: the aggregate as `score --json --allow-errors` gives it (None: a harness file, no score)
     shown: Shown | None = None
+    #: why `score --allow-errors` finds no case to score (its no-cases refusal, without the
+    #: path), when it does: an aggregates-only read. Every door that scores says the same.
+    no_cases: str | None = None
 
 
 def reference(inp: Input) -> Reference:
@@ -165,7 +168,12 @@ def reference(inp: Input) -> Reference:
     headline = headline_of_score(inp, score.json) if score.code in (0, 1) else None
     answer = Answer(True, findings_of(doc["findings"]), counts_of(doc["counts"]), headline)
     shown = shown_of_score(score.json) if score.code in (0, 1) and inp.kind != HARNESS else None
-    return Reference(check, score, answer, shown)
+    no_cases = None
+    if score.code == 1 and inp.kind != HARNESS:  # a harness file's refusals are sentences
+        for r in score.json.get("refusals") or []:
+            if r["code"] == "no-cases":
+                no_cases = " ".join(r["message"].partition("no selected case to score")[2].split())
+    return Reference(check, score, answer, shown, no_cases)
 
 
 # -- how often the input is read -------------------------------------------------------------

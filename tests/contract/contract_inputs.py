@@ -368,9 +368,71 @@ def _inspect_specs() -> list[Spec]:
     ]
 
 
+# -- lm-evaluation-harness output (issue 27) ------------------------------------------------------
+# Real results files from lm-eval's repository (tests/fixtures/lm_eval/README.md: source, commits,
+# MIT), with the samples file beside the one that has it; the generated sample's two models
+# (sample_runs/lm-eval: each model's results JSON with its four samples files); and hostile
+# variants: a results file whose group mean disagrees with its subtasks (EV055), a samples file
+# with one document's doc_hash copied onto another (EV058).
+
+LM_EVAL = "lm-eval"
+LM_EVAL_FIXTURES = REPO / "tests" / "fixtures" / "lm_eval"
+
+
+def _with_siblings(src: Path, edit: Callable[[Path], None] | None = None) -> Build:
+    """The results JSON at `dest` and every samples file of its folder beside it (a copy of
+    lm-eval's output directory), then `edit(dest)` of the copy."""
+
+    def build(dest: Path, _scratch: Path) -> None:
+        shutil.copyfile(src, dest)
+        for sib in sorted(src.parent.glob("samples_*.jsonl")):
+            shutil.copyfile(sib, dest.parent / sib.name)
+        if edit is not None:
+            edit(dest)
+
+    return build
+
+
+def _group_mean_off(dest: Path) -> None:
+    """The group's recorded acc moved 0.05 off its subtasks' size-weighted mean."""
+    doc = json.loads(dest.read_text(encoding="utf-8"))
+    for section in ("results", "groups"):
+        if "arith" in doc.get(section, {}):
+            doc[section]["arith"]["acc,none"] += 0.05
+    dest.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+
+
+def _duplicate_doc_hash(dest: Path) -> None:
+    """mc_binary's document 5 given document 4's doc_hash: one document counted twice."""
+    samples = next(dest.parent.glob("samples_mc_binary_*.jsonl"))
+    lines = [json.loads(x) for x in samples.read_text(encoding="utf-8").splitlines()]
+    lines[5]["doc_hash"] = lines[4]["doc_hash"]
+    samples.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+
+
+def _lm_eval_specs() -> list[Spec]:
+    real = LM_EVAL_FIXTURES
+    specs = [
+        Spec(f"lm-eval:real-{f.parent.name}/{f.stem}", LM_EVAL, f.name, _with_siblings(f))
+        for f in sorted(real.glob("*/*.json"))
+    ]
+    for d in sorted((SAMPLES / "lm-eval").iterdir()):
+        results = next(d.glob("results_*.json"))
+        specs.append(Spec(f"lm-eval:{d.name}", LM_EVAL, results.name, _with_siblings(results)))
+    a = next((SAMPLES / "lm-eval" / "org__model-a").glob("results_*.json"))
+    specs += [
+        Spec("hostile:lm-eval-group-mean-disagrees", LM_EVAL, a.name,
+             _with_siblings(a, _group_mean_off), broken=True),
+        Spec("hostile:lm-eval-duplicate-doc-hash", LM_EVAL, a.name,
+             _with_siblings(a, _duplicate_doc_hash), broken=True),
+    ]
+    return specs
+
+
 SPECS: dict[str, Spec] = {
     s.id: s
-    for s in [*_specs(), *_miniverl_published_specs(), *_task_results_specs(), *_inspect_specs()]
+    for s in [*_specs(), *_miniverl_published_specs(), *_task_results_specs(), *_inspect_specs(),
+              *_lm_eval_specs()]
 }
 
 

@@ -150,6 +150,15 @@ def _assert_same(door: str, got: Answer, ref: Answer) -> None:
     assert got.core() == ref.core(), _diff(door, got, ref)
 
 
+def _no_cases(inp: Input, ref: Reference, text: str, door: str) -> None:
+    """A read `score` finds no case in (an aggregates-only read): the door refuses it with
+    score's words, naming the file."""
+    assert ref.no_cases, ref.score.text
+    said = " ".join(text.split())
+    assert ref.no_cases in said, f"{door} does not say what score says ({ref.no_cases}): {said}"
+    assert names_the_file(inp, said), f"{door}'s refusal does not name the file: {said}"
+
+
 def _not_applicable(inp: Input, res: Any, door: str) -> None:
     """The door refuses an input it does not apply to: exit 1 or 2, naming the file."""
     assert res.code in (1, 2), f"{door} on {inp.path.name} (not a read) exits {res.code}"
@@ -365,6 +374,10 @@ def door_compare(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
         )
         assert names_the_audit(res.text), res.text
         return
+    if ref.no_cases:
+        assert res.code == 1, f"compare pairs a read score finds no case in: {res.text[:300]}"
+        _no_cases(inp, ref, res.text, "compare")
+        return
     assert res.code == 0, res.text
     doc = res.json
     if inp.kind == HARNESS:
@@ -389,6 +402,10 @@ def door_export(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
     if ref.answer.errors:
         assert res.code == 1 and not out.exists(), (res.code, res.text[:300])
         assert names_the_audit(res.text), res.text
+        return
+    if ref.no_cases:
+        assert res.code == 1 and not out.exists(), (res.code, res.text[:300])
+        _no_cases(inp, ref, res.text, "export")
         return
     assert res.code == 0, res.text
     _assert_result_json("export", inp, ref, json.loads((out / "result.json").read_text()))
@@ -454,6 +471,10 @@ def door_app_export(w: World, inp: Input, ref: Reference, tmp_path: Path) -> Non
     if ref.answer.errors:
         assert e.outcome == "refused" and not e.written, e
         assert names_the_audit(e.text), f"the app's export refuses, not for the audit: {e.text}"
+        return
+    if ref.no_cases:
+        assert e.outcome == "refused" and not e.written, e
+        _no_cases(inp, ref, e.text, "the app's export")
         return
     assert e.outcome == "ok", f"the app's export refuses what `evalview export` writes: {e.text}"
     assert e.result is not None
@@ -588,10 +609,10 @@ def test_every_format_and_door_is_covered() -> None:
     kinds = {s.kind for s in SPECS.values()}
     assert kinds == {
         "closed-run", "lerobot", "harness", "result-json", "checkpoint-inputs", "task-results",
-        "inspect",
+        "inspect", "lm-eval",
     }
     hostile = {s.kind for s in SPECS.values() if s.id.startswith("hostile:")}
-    assert {"closed-run", "lerobot", "harness", "task-results", "inspect"} <= hostile
+    assert {"closed-run", "lerobot", "harness", "task-results", "inspect", "lm-eval"} <= hostile
     assert any(s.read for s in SPECS.values())
     assert len(CASES) == len(SPECS) * len(DOORS)
 

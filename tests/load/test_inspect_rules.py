@@ -193,7 +193,7 @@ def test_summary_disagreeing_with_its_sample(tmp_path: Path) -> None:
 
 def test_every_inspect_rule_has_a_case() -> None:
     made_elsewhere = {"EV003", "EV004", "EV006", "EV008", "EV016", "EV017"}  # tests above
-    # EV001-EV049 are Inspect AI's (EV050-EV069 are lm-eval's sub-family)
+    # Inspect AI has EV001-EV049 of EV0xx; EV050-EV069 are lm-eval's (test_lm_eval_rules.py)
     inspect = {c for c in RULES if c.startswith("EV0") and int(c[2:]) < 50}
     assert inspect == set(CASES) | made_elsewhere
 

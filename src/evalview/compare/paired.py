@@ -42,7 +42,12 @@ from evalview.fmt import count, pct, points
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
 from evalview.stats.intervals import Z95, wilson_interval
 from evalview.stats.policy import DEVELOPMENT as DEVELOPMENT_LABEL
-from evalview.stats.policy import NOT_PUBLISHABLE, OFF_PROTOCOL, untagged_quality_tags
+from evalview.stats.policy import (
+    NOT_PUBLISHABLE,
+    OFF_PROTOCOL,
+    no_cases_message,
+    untagged_quality_tags,
+)
 
 SUCCESS = "success"
 FAILURE = "failure"
@@ -669,6 +674,12 @@ def _refuse_unscorable(
                 f"{first.location}: {first.message}); an inconsistent read is not compared. Fix "
                 f"them (see `evalview check {facts.label}`)."
             )
+        if not len(run.episodes):
+            from evalview.load.registry import no_cases_reason
+
+            why = no_cases_reason(run.kind)
+            if why is not None:  # what `score` says of it, in its format's terms
+                raise Refused(no_cases_message(facts.label, why))
         ids = [e.episode_id for e in errored_cases(run.scheduled())]
         if ids and not allow_errors:
             shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")

@@ -204,6 +204,9 @@ class Run:
     #: value; Inspect: task, task version, dataset, sample ids and epochs). Empty: the benchmark
     #: identity decides, as for a closed run (`compare.pairing`).
     pairing: dict[str, str] = field(default_factory=dict)
+    #: What each episode is, for naming the first one two reads do not share when their pairing
+    #: differs (episode id -> "doc_hash ..." for lm-eval). Empty: not said per episode.
+    pair_keys: dict[str, str] = field(default_factory=dict)
     #: The input tool's own headline, as recorded and recomputed (Inspect's accuracy over the
     #: samples it scored), shown beside evalview's in `score` (`source.native`). Empty: none.
     native: dict[str, Any] = field(default_factory=dict)

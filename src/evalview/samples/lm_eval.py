@@ -6,7 +6,8 @@ evaluation_tracker.py). Tasks: `mc_binary` (multiple choice, acc), the group `ar
 `arith_add` and `arith_sub` (acc, size-weighted), and `gen_em` (generation, exact_match under the
 `strict-match` filter). Model B was run with `--limit 20`. Every aggregate is computed here from
 the documents as lm-eval computes it (mean, sample stderr), so `evalview check` finds no error.
-`python -m evalview.samples lm-eval DIR` writes it (sample_runs/lm-eval).
+`python -m evalview.samples DIR` writes it under DIR/lm-eval with the other samples
+(sample_runs/lm-eval), and its paragraph of sample_runs/README.md (`readme_section`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+#: The directory (under sample_runs/) of the lm-eval output.
+LM_EVAL_DIR = "lm-eval"
 #: (task, documents, metric, filter, version, n-shot)
 TASKS = (
     ("mc_binary", 60, "acc", "none", 1.0, 0),
@@ -134,3 +137,44 @@ def write(dest: Path) -> list[Path]:
             (d / fname).write_bytes(data)
             written.append(d / fname)
     return written
+
+
+def documents(index: int) -> dict[str, int]:
+    """Task -> the documents model `index` was run on (its --limit applied)."""
+    limit = MODELS[index][3]
+    return {t: min(n, limit) if limit else n for t, n, *_ in TASKS}
+
+
+def readme_section() -> list[str]:
+    """The lm-eval paragraph of sample_runs/README.md."""
+    def counts(i: int) -> str:
+        docs = documents(i)
+        return f"{sum(docs.values())} documents ({', '.join(f'{t} {n}' for t, n in docs.items())})"
+
+    a, b = (f"{LM_EVAL_DIR}/{m[0]}/results_{m[4]}.json" for m in MODELS)
+    tasks = ", ".join(f"`{t}` ({m}, filter `{f}`, {s}-shot)" for t, _, m, f, _, s in TASKS)
+    return [
+        f"## `{LM_EVAL_DIR}/`",
+        "",
+        "lm-evaluation-harness output (see `docs/lm-eval.md`), laid out as `lm_eval --output_path "
+        f"{LM_EVAL_DIR} --log_samples` lays it out: a folder per model holding its "
+        "`results_<ts>.json` and one `samples_<task>_<ts>.jsonl` per task. Four tasks: "
+        f"{tasks}; `arith_add` and `arith_sub` make the group `arith` (size-weighted). The data "
+        "is synthetic; every aggregate is computed from the documents as lm-eval computes it, "
+        "so `check` finds no error.",
+        "",
+        f"- `{MODELS[0][0]}/` ({MODELS[0][1]}): {counts(0)}; `check` finds nothing.",
+        f"- `{MODELS[1][0]}/` ({MODELS[1][1]}, `--limit {MODELS[1][3]}`): {counts(1)}; `check` "
+        "warns EV051 (not the benchmark's numbers).",
+        "",
+        "Compare them (pairs are (task, doc_id)): refused, since model B ran on only the first "
+        f"{MODELS[1][3]} documents of each task (the refusal names the first document B lacks); "
+        "with `--allow-mismatch` the documents both ran on are paired, labelled NOT MATCHED.",
+        "",
+        "```sh",
+        f"evalview check sample_runs/{LM_EVAL_DIR}/",
+        f"evalview score sample_runs/{a}",
+        f"evalview compare sample_runs/{a} sample_runs/{b} --allow-mismatch",
+        "```",
+        "",
+    ]

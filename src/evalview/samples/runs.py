@@ -14,6 +14,9 @@ from evalview.samples.inspect_ai import INSPECT_DIR, write_inspect_samples
 from evalview.samples.inspect_ai import readme_section as inspect_readme_section
 from evalview.samples.lerobot import FILES as LEROBOT_FILES
 from evalview.samples.lerobot import write_lerobot_samples
+from evalview.samples.lm_eval import LM_EVAL_DIR
+from evalview.samples.lm_eval import readme_section as lm_eval_readme_section
+from evalview.samples.lm_eval import write as write_lm_eval_samples
 
 #: The directory (under sample_runs/) of the LeRobot eval_info.json samples.
 LEROBOT_DIR = "lerobot"
@@ -188,6 +191,7 @@ def readme() -> str:
     lines.append("")
     lines += readme_section()
     lines += inspect_readme_section()
+    lines += lm_eval_readme_section()
     return "\n".join(lines)
 
 
@@ -216,6 +220,8 @@ def write_sample_runs(out_dir: str | Path, names: tuple[str, ...] | None = None)
         written.extend(write_lerobot_samples(root / LEROBOT_DIR))
     if names is None or INSPECT_DIR in names:
         written.extend(write_inspect_samples(root / INSPECT_DIR))
+    if names is None or LM_EVAL_DIR in names:
+        written.extend(write_lm_eval_samples(root / LM_EVAL_DIR))
     if names is None:
         written.extend(write_harness_samples(root))
         (root / "README.md").write_text(readme(), encoding="utf-8")

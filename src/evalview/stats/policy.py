@@ -74,6 +74,9 @@ class ReadState:
     records_errors: bool = True
     #: every task is 0/n or n/n: the all-T SE and both intervals are zero by design
     zero_spread: ZeroSpread | None = None
+    #: why the read holds no case, in its format's terms (the reader's `no_cases`); None: the
+    #: closed run's words (an empty or unreadable protocol.episode_ids)
+    no_cases: str | None = None
 
     @property
     def view_applied(self) -> bool:
@@ -153,14 +156,17 @@ def refusals(s: ReadState) -> tuple[Refusal, ...]:
             )
         )
     if not s.has_tasks:
-        out.append(
-            Refusal(
-                "no-cases",
-                f"{s.path}: no selected case to score (manifest.json protocol.episode_ids is "
-                "empty or unreadable).",
-            )
-        )
+        out.append(Refusal("no-cases", no_cases_message(s.path, s.no_cases)))
     return tuple(out)
+
+
+def no_cases_message(path: str, why: str | None) -> str:
+    """The no-cases refusal: in the format's terms when its reader says why (`Reader.no_cases`),
+    else in the closed run's."""
+    if why is not None:
+        return f"{path}: no selected case to score: {why}"
+    return (f"{path}: no selected case to score (manifest.json protocol.episode_ids is empty or "
+            "unreadable).")
 
 
 def labels(s: ReadState) -> tuple[str, ...]:

@@ -388,7 +388,18 @@ def _read_state(
         allow_off_protocol=allow_off_protocol,
         group_view=view is not None and benchmark is None and sel.view_problem is None,
         records_errors=run.records_errors,
+        no_cases=_no_cases(run),
     )
+
+
+def _no_cases(run: Run) -> str | None:
+    """Why a read with no episode at all holds none, as its reader says it (None: not such a
+    read, or its reader says nothing)."""
+    if len(run.episodes):
+        return None
+    from evalview.load.registry import no_cases_reason
+
+    return no_cases_reason(run.kind)
 
 
 def _aggregate(

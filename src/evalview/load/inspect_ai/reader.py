@@ -225,5 +225,6 @@ READER = Reader(
         "an Inspect AI eval log: it records each sample's score, not the verifier checkpoint "
         "messages partial credit is read from."
     ),
+    pairs_need="the same task, task version, dataset and sample ids",
     suffixes=(".eval", ".json"),
 )

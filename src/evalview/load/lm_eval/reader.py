@@ -141,8 +141,7 @@ def read_results(source: Source) -> Run:
                 got.append(d)
             total += 1
             if total > MAX_DOCS:
-                raise InputError(f"{path}: over {MAX_DOCS:,} documents in its samples files; "
-                                 "not read. Read fewer tasks at a time.")
+                raise InputError(too_many_documents(path, sfile, i))
         docs[task] = got
     rows, recomputed = _rows(res, docs)
     findings.extend(check_docs(res, docs, recomputed, file))
@@ -172,8 +171,20 @@ def read_results(source: Source) -> Run:
         source_format=_describe(res, files),
         records_errors=False,
         pairing=_pairing(res, docs),
+        pair_keys={r["id"]: f"doc_hash {r['doc_hash']}" for r in rows if r["doc_hash"]},
         native=_native(res, recomputed, bool(files)),
         left_out=(LEFT_OUT,),
+    )
+
+
+def too_many_documents(path: Path, sfile: str, line: int) -> str:
+    """Why a results file whose samples files hold more than MAX_DOCS documents is not read
+    (exit 2): the file, the limit, where it was reached, and what to do."""
+    return (
+        f"{path}: its samples files hold more than {MAX_DOCS:,} documents, the most evalview "
+        f"reads with one results JSON (reached at {sfile} line {line}); not read. Move some "
+        "samples_<task>_<ts>.jsonl files to another folder to read the others, or all of them "
+        "to read the results alone (aggregates)."
     )
 
 
@@ -224,7 +235,7 @@ def _rows(res: Any, docs: dict[str, list[Any]]) -> tuple[list[dict[str, Any]], d
                 "id": f"{task}/{d.doc_id}", "task": task, "seed": d.doc_id,
                 "status": "completed", "success": (v == 1.0) if unit else None,
                 "score": v, "in_schedule": True, "file": d.file, "line": d.line,
-                "termination_reason": None,
+                "termination_reason": None, "doc_hash": d.doc_hash,
             })
     return rows, recomputed
 
@@ -315,6 +326,15 @@ READER = Reader(
     no_partial_credit=(
         "an lm-evaluation-harness results JSON: it records each document's metrics, not the "
         "verifier checkpoint messages partial credit is read from."
+    ),
+    no_cases=(
+        "it is an lm-evaluation-harness results JSON read without samples files: it records each "
+        "task's aggregates, not per-document samples. Run lm-eval with --log_samples and keep its "
+        "samples_<task>_<ts>.jsonl beside the results JSON; lm-eval's own numbers are shown as "
+        "recorded."
+    ),
+    pairs_need=(
+        "the same documents (task, doc_id and doc_hash), n-shot, task version and filter"
     ),
     suffixes=(".json",),
 )
