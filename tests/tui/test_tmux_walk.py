@@ -622,7 +622,9 @@ class Walk:
 
     def harness_screen(self, identity: tuple[str, ...]) -> None:
         """Every tab by its key (`5` says why when there is no Recovery tab), `?`, `e`, `q`."""
-        header = self.header((*identity, "benchmark-harness result"))
+        # the file's name and the verdict (the kind, "benchmark-harness result", may be cut at
+        # 80 columns beside a long name: the verdict box keeps its place on the right)
+        header = self.header(identity)
         first = self.settled(
             on_tab("1 Arms"), header, "harness, opened on 1 Arms", first=True
         )
