@@ -30,7 +30,7 @@ from evalview.tui.fmt import pct, points
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
 from evalview.tui.theme import EVALVIEW_THEME
-from evalview.tui.vtable import path_cut
+from evalview.tui.vtable import middle_cut, path_cut
 
 if TYPE_CHECKING:
     from evalview.session import PairedReads, Session
@@ -225,7 +225,12 @@ def _name_in(label: str, room: int) -> str:
         return label
     path, sep, read = label.partition(" [")
     short = "…/" + path.rsplit("/", 1)[-1] + sep + read
-    return short if cell_len(short) <= room else path_cut(short, room)
+    if cell_len(short) <= room:
+        return short
+    if sep and cell_len(sep + read) + 1 <= room:  # a named read: its key whole, the file cut
+        name = path.rsplit("/", 1)[-1]
+        return middle_cut(name, room - cell_len(sep + read)) + sep + read
+    return path_cut(short, room)
 
 
 _VERDICT_STYLE = {"error": "bold red", "warning": "bold yellow", "success": "bold green"}
