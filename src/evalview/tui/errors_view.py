@@ -52,8 +52,13 @@ class ErrorsPane(Vertical):
         card = self.session.scorecard
         if card is None:
             return
+        tables = self.query("#errors-matrix").results(DataTable)
+        matrix = next(tables, None)
+        if matrix is None:
+            # The screen was replaced (a --watch re-read) while this pane was being mounted:
+            # its children were never composed and nothing is left to fill.
+            return
         categories = list(card.error_categories)
-        matrix = self.query_one("#errors-matrix", DataTable)
         matrix.add_column("task", key="task")
         for cat in categories:
             matrix.add_column(plain(cat), key=cat)

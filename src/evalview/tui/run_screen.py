@@ -69,6 +69,10 @@ class RunScreen(Screen[None]):
             await self._ready[tab_id].wait()
             return
         ready = self._ready[tab_id] = asyncio.Event()
+        if not self.is_attached or self not in self.app.screen_stack:
+            # Replaced (a --watch re-read) before the rest of its tabs were mounted.
+            ready.set()
+            return
         tab = next(t for t in TABS if t.id == tab_id)
         await self.query_one(f"TabPane#{tab_id}", TabPane).mount(
             tab.make(self.session, f"{tab_id}-pane")
