@@ -12,8 +12,8 @@ STAGES = ("reading", "auditing", "scoring")
 
 
 def pct(x: float | None, digits: int = 1) -> str:
-    """A fraction as percent text; None as an em dash."""
-    return "—" if x is None else f"{100 * x:.{digits}f} %"
+    """A fraction as percent text; None (and NaN or infinity, never a rate) as an em dash."""
+    return "—" if x is None or not math.isfinite(x) else f"{100 * x:.{digits}f} %"
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:

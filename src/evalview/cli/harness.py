@@ -74,22 +74,28 @@ def score(session: HarnessSession, args: argparse.Namespace) -> int:
         emit_json(doc)
         return EXIT_REFUSED if card.refused else EXIT_OK
     if card.refused:
-        _print_refusals(error_console(), path, list(card.refusals))
+        _print_refusals(error_console(), path, list(card.refusals),
+                        hint=not (card.unscorable or args.allow_errors))
         return EXIT_REFUSED
     print_score(console(), card, path)
     return EXIT_OK
 
 
-def _print_refusals(out: Console, path: str, refusals: list[str], *, valid: bool = True) -> None:
+def _print_refusals(out: Console, path: str, refusals: list[str], *, valid: bool = True,
+                    hint: bool = True) -> None:
     out.print(f"[bold red]✗ {escape(path)}: refused, no score reported.[/]")
     for r in refusals:
         out.print(f"  [bold red]{escape(r)}[/]")
-    if valid:
+    if valid and hint:
         out.print("  [dim]`evalview check` lists every finding; --allow-errors scores it anyway, "
                   "labelled not publishable.[/]")
     else:
         out.print("  [dim]The file is not a valid BenchmarkResult, so nothing in it can be "
                   "scored; fix the keys above (or restore the original) first.[/]")
+
+
+def _spread(lo: float | None, hi: float | None) -> str:
+    return "—" if lo is None or hi is None else f"{100 * lo:.1f}–{100 * hi:.1f} %"
 
 
 def _signed_pt(x: float | None) -> str:
@@ -198,7 +204,7 @@ def _arm_lines(card: HarnessScore) -> list[str]:
         delta = "reference" if row.is_reference else _signed_pt(row.delta_vs_reference)
         lines.append(_line([
             (name, -w), (row.mode, -10), (str(len(row.reads)), 5), (steps, 5), (pct(row.mean), 7),
-            (f"{100 * row.min:.1f}–{100 * row.max:.1f} %", 13), (delta, 9)], row))
+            (_spread(row.min, row.max), 13), (delta, 9)], row))
     if any(r.steps_vary for r in card.arms):
         lines.append("[dim]* steps differ between this arm's seeds (the first seed's shown)[/]")
     if card.reference is not None:

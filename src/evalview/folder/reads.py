@@ -307,7 +307,7 @@ def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) 
     with audit errors is refused unless `allow_errors`, as `score` does; one that does not
     validate is a single refused row."""
     from evalview.findings import Severity
-    from evalview.harness.score import score_harness
+    from evalview.harness.score import is_fraction, score_harness
     from evalview.stats.intervals import wilson_interval
 
     hf, findings = session.file, session.findings
@@ -320,7 +320,9 @@ def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) 
     card = score_harness(hf.result, findings, allow_errors=options.allow_errors)
     refused = bool(card.refusals)
     refusals: tuple[str, ...] = ()
-    if refused:
+    if card.unscorable:
+        refusals = card.refusals
+    elif refused:
         codes = ", ".join(dict.fromkeys(f.code for f in errors))
         refusals = (
             f"{len(errors)} audit error(s) ({codes}): an inconsistent result is not scored; "
@@ -330,7 +332,11 @@ def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) 
     for arm in card.arms:
         solved = sum(r.solved or 0 for r in arm.reads)
         rollouts = sum(r.rollouts for r in arm.reads)
-        spread = f"min–max over {len(arm.reads)} seed(s) {100 * arm.min:.1f}–{100 * arm.max:.1f} %"
+        spread = (
+            f"min–max over {len(arm.reads)} seed(s) {100 * arm.min:.1f}–{100 * arm.max:.1f} %"
+            if arm.min is not None and arm.max is not None
+            else f"no mean over {len(arm.reads)} seed(s): a success_rate is not a fraction"
+        )
         delta = (
             ()
             if arm.delta_vs_reference is None
@@ -346,13 +352,14 @@ def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) 
                 mean=None if refused else arm.mean,
                 successes=solved,
                 selected=rollouts,
-                spread=(arm.min, arm.max),
+                spread=None if arm.min is None or arm.max is None else (arm.min, arm.max),
                 delta_vs_reference=arm.delta_vs_reference,
                 labels=tuple(dict.fromkeys((*card.labels, *arm.labels, spread, *delta))),
                 refusals=refusals,
                 tasks=tuple(
                     TaskCell(
-                        f"seed {r.seed}", r.solved or 0, r.rollouts, r.rate,
+                        f"seed {r.seed}", r.solved or 0, r.rollouts,
+                        r.rate if is_fraction(r.rate) else 0.0,  # a strip cell, never NaN
                         tuple(wilson_interval(r.solved or 0, r.rollouts))  # type: ignore[arg-type]
                         if r.rollouts > 0 and r.solved is not None
                         else (0.0, 1.0),

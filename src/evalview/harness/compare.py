@@ -36,14 +36,17 @@ def mismatched_fields(a: BenchmarkResult, b: BenchmarkResult) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class ArmComparison:
     name: str
-    mean_a: float
-    mean_b: float
+    #: None when a seed's success_rate is not a fraction (the arm has no mean: audit errors)
+    mean_a: float | None
+    mean_b: float | None
     shared_seeds: tuple[int, ...]
     differences: tuple[float, ...]  # per shared seed, B - A
     claim: bool
 
     @property
-    def difference(self) -> float:
+    def difference(self) -> float | None:
+        if self.mean_a is None or self.mean_b is None:
+            return None
         return self.mean_b - self.mean_a
 
     @property
@@ -159,8 +162,10 @@ def compare_harness(
             continue
         by_seed = {r.seed: r.rate for r in ra.reads}
         shared = tuple(r.seed for r in rb.reads if r.seed in by_seed)
-        diffs = tuple(r.rate - by_seed[r.seed] for r in rb.reads if r.seed in by_seed)
-        claim = len(shared) >= MIN_SEEDS_FOR_CLAIM and not single and not fields
+        # an arm without a mean has a rate that is not a fraction: nothing is differenced
+        valid = ra.mean is not None and rb.mean is not None
+        diffs = tuple(r.rate - by_seed[r.seed] for r in rb.reads if r.seed in by_seed and valid)
+        claim = len(shared) >= MIN_SEEDS_FOR_CLAIM and not single and not fields and valid
         arms.append(ArmComparison(name, ra.mean, rb.mean, shared, diffs, claim))
     return HarnessComparison(
         a=score_a, b=score_b, mismatched=tuple(fields), arms=tuple(arms),

@@ -17,6 +17,7 @@ from typing import Any
 from evalview.load.bounds import MAX_BYTES
 from evalview.load.errors import InputError
 from evalview.load.reader import Reader, Reading, ReadOptions
+from evalview.load.safe_json import parse_lenient, wide_ints
 from evalview.load.source import Source
 from evalview.model.harness_file import HarnessFile, SchemaProblem
 
@@ -37,27 +38,6 @@ def looks_like_harness(doc: object) -> bool:
     )
 
 
-def parse_lenient(raw: bytes) -> tuple[Any, list[str]]:
-    """Parse JSON accepting NaN/Infinity (as floats) and noting repeated keys (last one kept).
-
-    Raises ValueError (with the reason) for text that is not JSON at all.
-    """
-    duplicates: list[str] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in items:
-            if k in out:
-                duplicates.append(k)
-            out[k] = v
-        return out
-
-    text = raw.decode("utf-8")  # UnicodeDecodeError is a ValueError
-    if text.startswith("\ufeff"):
-        raise ValueError("the file starts with a UTF-8 byte order mark")
-    return json.loads(text, object_pairs_hook=pairs), duplicates
-
-
 def sniff(raw: bytes) -> bool:
     """Cheap content test before a full parse: the signature keys appear in the text."""
     return all(f'"{k}"'.encode() in raw for k in SIGNATURE)
@@ -76,14 +56,15 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
             f"{path}: {len(raw):,} bytes, over the {MAX_BYTES // (1024 * 1024)} MiB bound of a "
             "results JSON. Pass the harness's <name>.json, not a concatenation of runs."
         )
-    try:
-        doc, duplicates = parse_lenient(raw)
-    except ValueError as exc:
+    doc, duplicates, problem = parse_lenient(raw)
+    if problem is not None:
+        at = f":{problem.line}" if problem.line is not None else ""
+        what = "is nested too deep to read" if problem.kind == "too-deep" else "is not JSON"
         raise InputError(
-            f"{path}: looks like a benchmark-harness result (miniverl_version, schema_version, "
-            f"arms) but is not JSON ({exc}). Re-write it with the harness, or restore it from "
-            "where it was published."
-        ) from exc
+            f"{path}{at}: looks like a benchmark-harness result (miniverl_version, "
+            f"schema_version, arms) but {what} ({problem.detail}); it was not read. Re-write "
+            "it with the harness, or restore it from where it was published."
+        )
     if not looks_like_harness(doc):
         return None
     assert isinstance(doc, dict)
@@ -93,6 +74,14 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
 
     text = raw.decode("utf-8")
     nonfinite = sorted(_nonfinite_paths(doc, ""))
+    wide = wide_ints(doc)
+    if wide:  # never handed to the model: nothing may compute with them (EV801 at each place)
+        too_wide = [_wide_problem(doc, text, w) for w in wide[:_WIDE_SHOWN]]
+        if len(wide) > _WIDE_SHOWN:
+            too_wide.append(SchemaProblem(
+                "(top level)", f"{len(wide) - _WIDE_SHOWN:,} more integers do not fit 64 bits "
+                f"(the first {_WIDE_SHOWN} are listed)"))
+        return HarnessFile(path, text, doc, None, too_wide, sorted(set(duplicates)), nonfinite)
     try:
         result: BenchmarkResult | None = BenchmarkResult.model_validate(doc)
         problems: list[SchemaProblem] = []
@@ -100,6 +89,20 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
         result = None
         problems = [_problem(doc, text, e) for e in exc.errors(include_url=False)]
     return HarnessFile(path, text, doc, result, problems, sorted(set(duplicates)), nonfinite)
+
+
+#: How many integers past 64 bits are listed one by one (the rest are counted).
+_WIDE_SHOWN = 20
+
+
+def _wide_problem(doc: dict[str, Any], text: str, loc: tuple[str | int, ...]) -> SchemaProblem:
+    where = location(loc) + _arm_key(doc, loc)
+    return SchemaProblem(
+        where,
+        f"{where}: an integer that does not fit 64 bits (signed); evalview stores, adds and "
+        "writes integers as 64-bit numbers, so the file is not read further",
+        _line_for(doc, text, loc),
+    )
 
 
 def _detect(source: Source) -> bool:

@@ -37,8 +37,8 @@ def _pt(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:+.1f} pt"
 
 
-def _range(lo: float, hi: float) -> str:
-    return f"{100 * lo:.1f}–{100 * hi:.1f} %"
+def _range(lo: float | None, hi: float | None) -> str:
+    return "—" if lo is None or hi is None else f"{100 * lo:.1f}–{100 * hi:.1f} %"
 
 
 class HarnessScreen(Screen[None]):
@@ -199,7 +199,8 @@ class HarnessScreen(Screen[None]):
                 Text(f"{len(row.reads)} seed{'s' * (len(row.reads) != 1)}", justify="right"),
                 Text(pct(row.mean), justify="right", style="bold"),
                 Text(_range(row.min, row.max), justify="right"),
-                interval_bar(row.min, row.max, row.mean, BAR_WIDTH),
+                (Text("") if row.min is None or row.max is None
+                 else interval_bar(row.min, row.max, row.mean, BAR_WIDTH)),
                 Text(delta, justify="right"),
             ]
             if single:

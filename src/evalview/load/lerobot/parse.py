@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from evalview.findings import Finding
+from evalview.load.bounds import finite_number, int64
 from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator, Path, show_path
 from evalview.rules import Rule
@@ -99,7 +100,7 @@ class TaskRecord:
                 n=len(self.successes),
                 k=self.successes.count(1),
                 valid=-1 not in self.successes,
-                reward_sums=(math.fsum(sums), math.fsum(maxes)),
+                reward_sums=(safe_fsum(sums), safe_fsum(maxes)),
                 reward_counts=(len(sums), len(maxes)),
             )
         return self._stats
@@ -138,17 +139,35 @@ def wilson_interval(k: int, n: int) -> tuple[float, float]:
 
 
 def _is_number(x: Any) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool)
+    """A JSON number evalview can compare: a float (NaN included: EV708 says so) or an int that
+    fits 64 bits (a wider one overflows any float arithmetic: not a number here)."""
+    return type(x) is float or int64(x)
+
+
+def safe_fsum(values: list[float] | tuple[float, ...]) -> float:
+    """`math.fsum`, or NaN when finite values add up past the largest float (fsum raises then):
+    an average of such rewards cannot be recomputed, which the caller says."""
+    try:
+        return math.fsum(values)
+    except (OverflowError, ValueError):
+        return math.nan
 
 
 def _close(recorded: float, expected: float) -> bool:
     return abs(recorded - expected) <= ABS_TOL + REL_TOL * abs(expected)
 
 
+#: Longest recorded value a message quotes whole (a 10 MB task name is cut, not repeated).
+_SHOWN = 60
+
+
 def _fmt(x: Any) -> str:
     if isinstance(x, float):
         return repr(x) if not math.isnan(x) else "NaN"
-    return repr(x) if isinstance(x, str) else str(x)
+    if isinstance(x, int) and not isinstance(x, bool) and not int64(x):
+        return f"an integer of {len(str(abs(x)))} digits"
+    text = repr(x) if isinstance(x, str) else str(x)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
 
 
 class _Reader:
@@ -184,8 +203,9 @@ class _Reader:
         return -1
 
     def reward_of(self, value: Any, path: Path, eid: str, what: str) -> float:
-        if _is_number(value) and math.isfinite(value):
-            return float(value)
+        number = finite_number(value)
+        if number is not None:
+            return number
         self.at(R.REWARD_INVALID, path, f"{what} is {_fmt(value)}, not a finite number.", eid)
         return math.nan
 
@@ -199,7 +219,9 @@ class _Reader:
 
     def rewards_of(self, values: list[Any], n: int, path: Path, task: str) -> list[float]:
         """A whole rewards list, padded with NaN to the episode count (EV702 said why)."""
-        if set(map(type, values)) <= {float, int} and math.isfinite(math.fsum(values)):
+        kinds = set(map(type, values))
+        if (kinds <= {float, int} and math.isfinite(safe_fsum(values))
+                and (int not in kinds or all(map(int64, values)))):
             out = list(map(float, values))
             return out[:n] + [math.nan] * (n - len(out))
         what = str(path[-1])[:-1]
@@ -223,9 +245,16 @@ class _Reader:
             lo, hi = wilson_interval(k, n) if n else (math.nan, math.nan)
             expected["pc_success_ci95"] = [100.0 * lo, 100.0 * hi]
         for key, i in (("avg_sum_reward", 0), ("avg_max_reward", 1)):
-            total = math.fsum(st.reward_sums[i] for st in stats)
+            total = safe_fsum([st.reward_sums[i] for st in stats])
             count = sum(st.reward_counts[i] for st in stats)
             expected[key] = total / count if count else math.nan
+            if count and math.isnan(total) and key in obj:
+                self.at(
+                    R.REWARD_INVALID, (*path, key),
+                    "the per-episode rewards add up past the largest float, so their average "
+                    "cannot be recomputed; not compared.",
+                )
+                expected.pop(key)
         for key, want in expected.items():
             if key in obj:
                 self.compare(obj[key], want, (*path, key), n)
@@ -331,8 +360,11 @@ def _single_env(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
             )
         seen_ix.setdefault(ix, i)
         seed = ep.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            r.at(R.STRUCTURE, (*path, "seed"), f"seed is {_fmt(seed)}, not an integer or null.")
+        if seed is not None and not int64(seed):
+            r.at(
+                R.STRUCTURE, (*path, "seed"),
+                f"seed is {_fmt(seed)}, not an integer (of at most 64 bits) or null.",
+            )
             seed = None
         if seed is not None:
             if seed in seen_seed:
@@ -360,7 +392,7 @@ def _single_env(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
     if isinstance(agg, dict):
         r.unknown_keys(agg, _AGGREGATED_KEYS, ("aggregated",))
         r.aggregates(agg, ("aggregated",), [task])
-        recorded = agg.get("pc_success") if _is_number(agg.get("pc_success")) else None
+        recorded = finite_number(agg.get("pc_success"))
         newer = "n_success" in agg
     else:
         r.at(R.STRUCTURE, ("aggregated",), "aggregated is not an object.")
@@ -478,6 +510,9 @@ def _per_group(
     if not isinstance(per_group, dict):
         r.at(R.STRUCTURE, ("per_group",), "per_group is not an object.")
         return
+    by_group: dict[str, list[TaskRecord]] = {}
+    for t in tasks:  # one pass, not one per group: 10,000 groups must not cost 10,000 passes
+        by_group.setdefault(t.group, []).append(t)
     for g, summary in per_group.items():
         gpath: Path = ("per_group", g)
         if not isinstance(summary, dict):
@@ -485,8 +520,8 @@ def _per_group(
             continue
         r.unknown_keys(summary, _GROUP_KEYS, gpath)
         if g not in groups:
-            r.at(R.GROUP_MISMATCH, gpath, f"group {g!r} has no task in per_task.")
-        r.aggregates(summary, gpath, [t for t in tasks if t.group == g])
+            r.at(R.GROUP_MISMATCH, gpath, f"group {_fmt(g)} has no task in per_task.")
+        r.aggregates(summary, gpath, by_group.get(g, []))
     for g in groups:
         if g not in per_group:
             r.at(
@@ -503,5 +538,5 @@ def _overall(overall: Any, r: _Reader, tasks: list[TaskRecord]) -> tuple[float |
         return None, False
     r.unknown_keys(overall, _OVERALL_KEYS, ("overall",))
     r.aggregates(overall, ("overall",), tasks)
-    recorded = overall.get("pc_success") if _is_number(overall.get("pc_success")) else None
+    recorded = finite_number(overall.get("pc_success"))
     return recorded, "n_success" in overall

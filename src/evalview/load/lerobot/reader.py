@@ -14,7 +14,6 @@ Bounds (refused beyond, before any episode is read): 128 MiB per file, 200,000 e
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from functools import cached_property
@@ -28,7 +27,7 @@ from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator
 from evalview.load.lerobot.parse import LeRobotRead, layout_of, read_document
 from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
-from evalview.load.safe_json import DuplicateKeyError, JsonProblem, _no_duplicates, parse_strict
+from evalview.load.safe_json import JsonProblem, parse_lenient, parse_strict
 from evalview.load.source import Source
 from evalview.model.run import COMPLETED, INVALID, EpisodeTable, Identity, Protocol, Run
 
@@ -61,15 +60,16 @@ def parse_lerobot_json(
     if problem.kind != "nonfinite-number":
         where = f":{problem.line}" if problem.line else ""
         raise InputError(f"{path}{where}: not valid JSON ({problem.detail}). Re-run lerobot-eval.")
-    try:
-        return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
-    except DuplicateKeyError as exc:
+    value, repeated, problem = parse_lenient(raw)
+    if problem is not None:
+        where = f":{problem.line}" if problem.line else ""
+        raise InputError(f"{path}{where}: not valid JSON ({problem.detail}). Re-run lerobot-eval.")
+    if repeated:
         raise InputError(
-            f"{path}: the key {exc.key!r} appears twice in one object; the file is refused. "
+            f"{path}: the key {repeated[0]!r} appears twice in one object; the file is refused. "
             "Keep one value per key."
-        ) from exc
-    except ValueError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc}). Re-run lerobot-eval.") from exc
+        )
+    return value
 
 
 def documents_of(value: Any) -> list[tuple[str | None, dict[str, Any]]] | None:
