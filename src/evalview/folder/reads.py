@@ -73,6 +73,8 @@ def check_candidate(root: str, cand: Candidate, strict: bool = False) -> list[di
         return [base | {"status": "skipped", "reason": exc.short}]
     except (InputError, Refused) as exc:
         return [_unreadable(base, _relative(str(exc), root), strict)]
+    except Exception as exc:  # one file must not stop the folder: a bug, said on its row
+        return [_unreadable(base, failed(exc), strict)]
     docs = []
     for session in opened:
         counts = session.counts
@@ -90,6 +92,14 @@ def check_candidate(root: str, cand: Candidate, strict: bool = False) -> list[di
             }
         )
     return docs
+
+
+def failed(exc: BaseException) -> str:
+    """The reason on the row of a read evalview itself failed on (a bug, never the input's
+    fault): the rest of the folder is still read, as the app's "the scorer failed" is shown."""
+    detail = str(exc)
+    detail = detail if len(detail) <= 200 else detail[:197] + "..."
+    return f"evalview failed on this read ({type(exc).__name__}: {detail}); please report it"
 
 
 def _unreadable(base: dict[str, Any], reason: str, strict: bool) -> dict[str, Any]:
@@ -223,7 +233,15 @@ class ScoreOptions:
 
 def row_of_candidate(root: str, cand: Candidate, options: ScoreOptions) -> list[ReadRow]:
     """Read, audit and score one candidate into its table rows, one per read (never raises on
-    bad input: an unreadable or skipped candidate is one row saying so)."""
+    bad input: an unreadable or skipped candidate is one row saying so; neither does a bug on
+    one read stop the folder: that read is an unreadable row saying evalview failed)."""
+    try:
+        return _rows_of_candidate(root, cand, options)
+    except Exception as exc:
+        return [ReadRow(cand.rel, "unreadable", failed(exc))]
+
+
+def _rows_of_candidate(root: str, cand: Candidate, options: ScoreOptions) -> list[ReadRow]:
     if cand.kind == "skipped":
         return [ReadRow(cand.rel, "skipped", cand.reason)]
     if cand.kind == "unreadable":

@@ -84,7 +84,7 @@ def _nonfinite(hf: HarnessFile) -> Iterator[Finding]:
             rec = arms[int(match.group(1))]
             if isinstance(rec, dict) and isinstance(rec.get("run_id"), str):
                 line = hf.arm_line(rec["run_id"])
-                read = f"{rec.get('name')}/s{rec.get('seed')}"
+                read = f"{str(rec.get('name'))[:60]}/s{str(rec.get('seed'))[:60]}"
         if path.endswith("tokens_per_solved_task"):
             msg = (f"{path} is NaN: the harness stores null when no task was solved "
                    "(NaN is not JSON, and readers disagree on it). Write null.")

@@ -6,6 +6,11 @@ from typing import TypeGuard
 MAX_EPISODES = 10_000
 MAX_BYTES = 128 * 1024 * 1024
 
+#: Characters in a name a reader keys reads by (a LeRobot task or read key, a harness arm, a
+#: RecoveryBench arm or task): each is repeated in every episode id, finding and published
+#: string of its read, so a 10 MB name would make a 500 MB export. Longer is a finding, not read.
+MAX_NAME = 4096
+
 #: Integers evalview keeps (seeds in an int64 column, counts it adds and writes with orjson) must
 #: fit 64 bits, signed; a JSON number past it is a finding at its place, never arithmetic.
 INT64_MIN = -(2**63)

@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from evalview.load.bounds import MAX_BYTES
+from evalview.load.bounds import MAX_BYTES, MAX_NAME
 from evalview.load.errors import InputError
 from evalview.load.reader import Reader, Reading, ReadOptions
 from evalview.load.safe_json import parse_lenient, wide_ints
@@ -74,14 +74,17 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
 
     text = raw.decode("utf-8")
     nonfinite = sorted(_nonfinite_paths(doc, ""))
-    wide = wide_ints(doc)
-    if wide:  # never handed to the model: nothing may compute with them (EV801 at each place)
-        too_wide = [_wide_problem(doc, text, w) for w in wide[:_WIDE_SHOWN]]
-        if len(wide) > _WIDE_SHOWN:
-            too_wide.append(SchemaProblem(
-                "(top level)", f"{len(wide) - _WIDE_SHOWN:,} more integers do not fit 64 bits "
-                f"(the first {_WIDE_SHOWN} are listed)"))
-        return HarnessFile(path, text, doc, None, too_wide, sorted(set(duplicates)), nonfinite)
+    # Never handed to the model: nothing may compute with an integer past 64 bits, nor key
+    # reads by a name of megabytes (EV801 at each place, the first _SHOWN of each).
+    out_of_bounds = ([_wide_problem(doc, text, w) for w in wide_ints(doc)]
+                     + [_long_problem(doc, text, loc) for loc in _long_names(doc)])
+    if out_of_bounds:
+        shown = out_of_bounds[:_SHOWN]
+        if len(out_of_bounds) > _SHOWN:
+            shown.append(SchemaProblem(
+                "(top level)", f"{len(out_of_bounds) - _SHOWN:,} more values out of bounds "
+                f"(the first {_SHOWN} are listed)"))
+        return HarnessFile(path, text, doc, None, shown, sorted(set(duplicates)), nonfinite)
     try:
         result: BenchmarkResult | None = BenchmarkResult.model_validate(doc)
         problems: list[SchemaProblem] = []
@@ -91,8 +94,27 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
     return HarnessFile(path, text, doc, result, problems, sorted(set(duplicates)), nonfinite)
 
 
-#: How many integers past 64 bits are listed one by one (the rest are counted).
-_WIDE_SHOWN = 20
+#: How many values out of bounds are listed one by one (the rest are counted).
+_SHOWN = 20
+#: The names an arm record keys its read by (`name/s<seed>`, findings' places).
+_NAMES = ("name", "run_id")
+
+
+def _long_names(doc: dict[str, Any]) -> list[tuple[str | int, ...]]:
+    arms = doc.get("arms")
+    return [("arms", i, key) for i, arm in enumerate(arms if isinstance(arms, list) else [])
+            if isinstance(arm, dict)
+            for key in _NAMES if isinstance(arm.get(key), str) and len(arm[key]) > MAX_NAME]
+
+
+def _long_problem(doc: dict[str, Any], text: str, loc: tuple[str | int, ...]) -> SchemaProblem:
+    where = location(loc)
+    return SchemaProblem(
+        where,
+        f"{where}: a name of more than {MAX_NAME:,} characters (the longest evalview reads); "
+        "every read, finding and published string repeats it, so the file is not read further",
+        _line_for(doc, text, loc[:2]),
+    )
 
 
 def _wide_problem(doc: dict[str, Any], text: str, loc: tuple[str | int, ...]) -> SchemaProblem:
@@ -207,8 +229,14 @@ def _arm_key(doc: dict[str, Any], loc: tuple[int | str, ...]) -> str:
         arms = doc.get("arms")
         if isinstance(arms, list) and 0 <= loc[1] < len(arms) and isinstance(arms[loc[1]], dict):
             rec = arms[loc[1]]
-            return f" ({rec.get('name')}/s{rec.get('seed')})"
+            name, seed = (_cut(rec.get(k)) for k in ("name", "seed"))
+            return f" ({name}/s{seed})"
     return ""
+
+
+def _cut(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _short(value: object) -> str:

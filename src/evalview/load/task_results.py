@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from evalview.findings import Finding
-from evalview.load.bounds import int64
+from evalview.load.bounds import MAX_NAME, int64
 from evalview.load.errors import InputError
 from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
 from evalview.load.source import Source
@@ -188,6 +188,13 @@ def _arms(path: Path, raw: bytes) -> tuple[dict[str, _Arm], list[Finding]]:
             shared.append(LINE_INVALID(
                 f"{file}:{n}: budget_view and arm must be non-empty strings; the line is not "
                 "read.", file=file, line=n))
+            continue
+        task = value.get("task_id")
+        if max(len(view), len(arm_name), len(task) if isinstance(task, str) else 0) > MAX_NAME:
+            shared.append(LINE_INVALID(
+                f"{file}:{n}: budget_view, arm or task_id is longer than the {MAX_NAME:,} "
+                "characters of a name evalview reads; the line is not read.",
+                file=file, line=n))
             continue
         arm = arms.setdefault(f"{view}/{arm_name}", _Arm())
         seed, task = value.get("seed"), value.get("task_id")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from evalview.findings import Finding
-from evalview.load.bounds import finite_number, int64
+from evalview.load.bounds import MAX_NAME, finite_number, int64
 from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator, Path, show_path
 from evalview.rules import Rule
@@ -452,9 +452,14 @@ def _task_of(entry: Any, path: Path, r: _Reader, seen: dict[str, int]) -> TaskRe
     if not isinstance(group, str) or not group or "/" in group:
         r.at(R.STRUCTURE, (*path, "task_group"), f"task_group is {_fmt(group)}, not a name.")
         return None
-    if not (isinstance(tid, int | str) and not isinstance(tid, bool)) or str(tid) == "":
+    if not (isinstance(tid, str) or int64(tid)) or str(tid) == "":
         r.at(R.STRUCTURE, (*path, "task_id"), f"task_id is {_fmt(tid)}, not an id.")
         return None
+    for key, value in (("task_group", group), ("task_id", str(tid))):
+        if len(value) > MAX_NAME:
+            r.at(R.STRUCTURE, (*path, key), f"{key} is {_fmt(value)}, {len(value):,} characters: "
+                 f"longer than the {MAX_NAME:,} of a name evalview reads; the task is not read.")
+            return None
     task = TaskRecord(group, str(tid), path)
     if task.name in seen:
         r.at(
