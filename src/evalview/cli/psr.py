@@ -22,6 +22,7 @@ from evalview.cli.output import (
 from evalview.load.closed_run import RUN_FILES
 
 if TYPE_CHECKING:
+    from evalview.load import Source
     from evalview.psr import CheckpointReport, RunPsrReport
 
 HELP = "reconstructed partial success rate (PSR) from verifier checkpoint messages"
@@ -127,8 +128,10 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     )
     bare = None if args.bare_targets is None else load_bare_targets(Path(args.bare_targets))
 
-    # a broken JSON file is worded as PSR input (exit 2); JSON Lines is not one JSON document
-    if path.is_file() and path.name not in RUN_FILES and not path.name.endswith(".jsonl"):
+    # a broken JSON file is worded as PSR input (exit 2); JSON Lines is not one JSON document;
+    # a file a reader takes as it is (LeRobot's NaN, a number past a double) is that reader's
+    if (path.is_file() and path.name not in RUN_FILES and not path.name.endswith(".jsonl")
+            and not _taken(source)):
         source.strict_json("input")
     message_key = args.message_key or DEFAULT_MESSAGE_KEY
     reading = read_address(source, ReadOptions(message_key=message_key))
@@ -151,6 +154,16 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
             "schedule already declares its tasks."
         )
     return score_psr_run(select_run(reading), PsrOptions(labels, bare))
+
+
+def _taken(source: Source) -> bool:
+    """True when the file is not strict JSON and yet a reader knows it (as every other door
+    reads it: psr must say what the app says of it, not that it is broken JSON)."""
+    from evalview.load.registry import all_readers
+
+    if source.parsed[1] is None:
+        return False  # strict JSON: nothing to word here
+    return any(reader.detect(source) for reader in all_readers())
 
 
 def _protected(args: argparse.Namespace) -> list[tuple[Path, bool]]:
