@@ -3,7 +3,9 @@
 Codes are grouped by family, like a linter's: EV1xx reading, EV2xx manifest, EV3xx episodes,
 EV4xx closure (status and completeness), EV5xx summary, EV6xx publication caveats, EV8xx
 benchmark-harness results (defined in `evalview.harness.rules`), EV9xx a reopened result.json
-whose recorded numbers disagree with its own episodes. A code, once
+whose recorded numbers disagree with its own episodes, EV0xx Inspect AI eval logs (defined in
+`evalview.load.inspect_ai.rules`), EV05x–EV06x lm-evaluation-harness output (a sub-family of
+EV0xx: `evalview.load.lm_eval.rules`). A code, once
 published, never changes meaning; retired codes are not reused.
 
 This module sits below both the loader and the audit: the loader emits the reading rules (EV1xx,
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from evalview.findings import Finding, Severity
 
 FAMILIES = {
+    "0": "inspect ai",
     "1": "reading",
     "2": "manifest",
     "3": "episodes",
@@ -26,6 +29,9 @@ FAMILIES = {
     "7": "lerobot",
     "8": "benchmark harness",
     "9": "reopened result",
+    # two-digit sub-families, looked up before the one-digit family
+    "05": "lm-evaluation-harness",
+    "06": "lm-evaluation-harness",
 }
 
 
@@ -40,7 +46,7 @@ class Rule:
 
     @property
     def family(self) -> str:
-        return FAMILIES[self.code[2]]
+        return FAMILIES.get(self.code[2:4]) or FAMILIES[self.code[2]]
 
     def __call__(
         self,

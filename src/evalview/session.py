@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from evalview.findings import Finding, Severity, audit_verdict, count_by_severity, sort_findings
 from evalview.fmt import STAGES as _STAGES
+from evalview.fmt import fixed
 from evalview.load import InputError, ReadOptions, Source, read_input, select_run
 from evalview.model.address import Address
 from evalview.model.run import Run
@@ -422,7 +423,7 @@ def _summaries(reading: Reading) -> dict[str, str]:
         recorded = run.reported.get("pc_success")
         head = f"{len(run.views) or 1} group(s), {len(run.schedule):,} episodes"
         out[str(r.name)] = head + (
-            f", pc_success {recorded:.1f} %" if recorded is not None else ""
+            f", pc_success {fixed(recorded)} %" if recorded is not None else ""
         )
     return out
 
@@ -550,9 +551,12 @@ def compare_sessions(
     power: float = 0.8,
     allow_off_protocol: bool = False,
     allow_errors: bool = False,
+    allow_mismatch: bool = False,
 ) -> Comparison:
     """Pair B against A by episode, with each read's own audit (a read with audit errors is
-    refused, as `score` refuses it); labels are the addresses (`FILE [KEY]`)."""
+    refused, as `score` refuses it); labels are the addresses (`FILE [KEY]`). `allow_mismatch`:
+    compare reads whose declared pairing (an Inspect log's task, dataset, sample ids) differs,
+    labelled NOT MATCHED."""
     from evalview.compare.paired import compare_runs
 
     return compare_runs(
@@ -565,6 +569,7 @@ def compare_sessions(
         power=power,
         allow_off_protocol=allow_off_protocol,
         allow_errors=allow_errors,
+        allow_mismatch=allow_mismatch,
     )
 
 

@@ -91,7 +91,7 @@ def test_text_task_names_whole_and_no_p_without_pairs(
     assert len(rows) == 2  # the counts table and the tests table, the name whole in each
     cells = rows[1]
     # no completed pair: no test was run, so neither p-value is shown as 1
-    assert cells[1:] == ["—"] * 7
+    assert cells[1:] == ["—"] * 9  # A, B, B − A, mid-p, exact, Holm, z, n paired, unpaired
 
 
 def test_off_protocol_refused_unless_allowed_then_labelled(

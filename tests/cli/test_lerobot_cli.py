@@ -47,7 +47,7 @@ def test_per_task_text_shows_group_slash_id_and_the_pooled_rate(
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "libero_goal/7" in out
-    assert "pooled over episodes (LeRobot's pc_success)" in out
+    assert "pooled over episodes  83.0 % recorded (the file's pc_success)" in out
     assert "no error record" in out
 
 

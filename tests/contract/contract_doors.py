@@ -116,6 +116,30 @@ def score_args(inp: Input, *, allow_errors: bool) -> list[str]:
     return ["score", inp.path, "--json", "--bootstrap", "0", *extra, *inp.read_args]
 
 
+#: What a person reads of the aggregate (issue 22), which every door must show alike: the all-T
+#: mean as the one rounded text, and the "SE zero by design" label when every task is 0/n or n/n
+#: (None when the door has no mean, or no such label).
+Shown = tuple[str | None, str | None]
+
+
+def shown_of(mean: float | None, labels: list[str] | tuple[str, ...]) -> Shown:
+    from evalview.fmt import pct
+    from evalview.stats.policy import ZERO_SPREAD
+
+    return (
+        None if mean is None else pct(mean),
+        next((lbl for lbl in labels if lbl.startswith(ZERO_SPREAD)), None),
+    )
+
+
+def shown_of_score(doc: dict[str, Any]) -> Shown | None:
+    """The reference's `Shown`, from `score --json` (None for a harness file or no score)."""
+    agg = doc.get("aggregate")
+    if not isinstance(agg, dict) or "mean" not in agg:
+        return None
+    return shown_of(agg["mean"], doc.get("labels") or [])
+
+
 def headline_of_score(inp: Input, doc: dict[str, Any]) -> Any:
     if inp.kind == HARNESS:
         return arms_headline(doc.get("arms"))
@@ -128,6 +152,11 @@ class Reference:
     check: CliResult
     score: CliResult
     answer: Answer
+    #: the aggregate as `score --json --allow-errors` gives it (None: a harness file, no score)
+    shown: Shown | None = None
+    #: why `score --allow-errors` finds no case to score (its no-cases refusal, without the
+    #: path), when it does: an aggregates-only read. Every door that scores says the same.
+    no_cases: str | None = None
 
 
 def reference(inp: Input) -> Reference:
@@ -138,7 +167,13 @@ def reference(inp: Input) -> Reference:
     doc = check.json
     headline = headline_of_score(inp, score.json) if score.code in (0, 1) else None
     answer = Answer(True, findings_of(doc["findings"]), counts_of(doc["counts"]), headline)
-    return Reference(check, score, answer)
+    shown = shown_of_score(score.json) if score.code in (0, 1) and inp.kind != HARNESS else None
+    no_cases = None
+    if score.code == 1 and inp.kind != HARNESS:  # a harness file's refusals are sentences
+        for r in score.json.get("refusals") or []:
+            if r["code"] == "no-cases":
+                no_cases = " ".join(r["message"].partition("no selected case to score")[2].split())
+    return Reference(check, score, answer, shown, no_cases)
 
 
 # -- how often the input is read -------------------------------------------------------------
@@ -238,6 +273,9 @@ class AppObservation:
     #: steps the pilot could not finish (a timeout, the app crashing), by step: "open",
     #: "export", "watch"
     broken: dict[str, str] = field(default_factory=dict)
+    #: the Overview's aggregate: what its scorecard holds, and the text its card shows
+    shown: Shown | None = None
+    aggregate_text: str = ""
     #: the step the pilot is at
     step: str = "open"
 
@@ -384,6 +422,14 @@ async def _look(app: Any, obs: AppObservation) -> None:
     session = app.session
     obs.kind = "run"
     obs.overview = session_answer(session)
+    card = session.scorecard
+    if card is not None:
+        obs.shown = shown_of(card.aggregate.mean, card.labels)
+        # what the terminal shows (the Overview is the first tab), line by line
+        update = app.screen._compositor.render_full_update()
+        obs.aggregate_text = "\n".join(
+            "".join(seg.text for strip in line for seg in strip) for line in update.strips
+        )
     obs.psr = None if session.psr is None else session.psr.to_json()
     obs.psr_refusal = session.psr_refusal
 

@@ -330,8 +330,139 @@ def _task_results_specs() -> list[Spec]:
     ]
 
 
+# -- Inspect AI eval logs (issue 26) ------------------------------------------------------------
+# Real logs from Inspect's own tests (tests/fixtures/inspect_ai/README.md: source, commit,
+# license), the generated agent task (sample_runs/inspect: its .eval files, and model B's .json
+# twin written by the generator), and hostile variants: a doctored recorded accuracy (EV010) and a
+# log that says success with a sample member deleted (EV013).
+
+INSPECT = "inspect"
+INSPECT_FIXTURES = REPO / "tests" / "fixtures" / "inspect_ai"
+
+
+def _inspect_json_twin(dest: Path, _scratch: Path) -> None:
+    from evalview.samples.inspect_ai import MODELS, build_log, write_json
+
+    stem, model, ability, eval_id, run_id = MODELS[1]
+    write_json(build_log(stem, model, ability, eval_id, run_id), dest)
+
+
+def _rezipped(src: Path, edit: Callable[[list[tuple[str, bytes]]], list[tuple[str, bytes]]]
+              ) -> Build:
+    def build(dest: Path, _scratch: Path) -> None:
+        import zipfile
+
+        from evalview.samples.inspect_ai import write_zip
+
+        with zipfile.ZipFile(src) as z:
+            members = [(n, z.read(n)) for n in z.namelist()]
+        write_zip(dest, edit(members))
+
+    return build
+
+
+def _doctored_accuracy(members: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    out = []
+    for name, data in members:
+        if name == "header.json":
+            doc = json.loads(data)
+            doc["results"]["scores"][0]["metrics"]["accuracy"]["value"] = 0.9
+            data = json.dumps(doc, indent=2).encode()
+        out.append((name, data))
+    return out
+
+
+def _member_deleted(members: list[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    return [(n, d) for n, d in members if n != "samples/7_epoch_1.json"]
+
+
+def _inspect_specs() -> list[Spec]:
+    real = INSPECT_FIXTURES
+    popularity = "2025-02-11T15-18-04-05-00_popularity_mj7khqpMM4GBCfVQozKgzB.eval"
+    a = SAMPLES / "inspect" / "os-agent-model-a.eval"
+    return [
+        Spec("inspect:real-popularity-10", INSPECT, popularity, _copy(real / popularity)),
+        Spec("inspect:real-streaming-epochs", INSPECT, "log_streaming.eval",
+             _copy(real / "log_streaming.eval")),
+        Spec("inspect:real-cancelled-json", INSPECT, "popularity.json",
+             _copy(real / "2025-05-12T20-28-13-04-00_popularity.json")),
+        Spec("inspect:real-v1-nan-no-samples", INSPECT, "log_with_nan.json",
+             _copy(real / "log_with_nan.json"), broken=True),
+        Spec("inspect:os-agent-model-a", INSPECT, a.name, _copy(a)),
+        Spec("inspect:os-agent-model-b-json", INSPECT, "os-agent-model-b.json",
+             _inspect_json_twin),
+        Spec("hostile:inspect-doctored-accuracy", INSPECT, a.name,
+             _rezipped(a, _doctored_accuracy), broken=True),
+        Spec("hostile:inspect-member-deleted", INSPECT, a.name, _rezipped(a, _member_deleted),
+             broken=True),
+    ]
+
+
+# -- lm-evaluation-harness output (issue 27) ------------------------------------------------------
+# Real results files from lm-eval's repository (tests/fixtures/lm_eval/README.md: source, commits,
+# MIT), with the samples file beside the one that has it; the generated sample's two models
+# (sample_runs/lm-eval: each model's results JSON with its four samples files); and hostile
+# variants: a results file whose group mean disagrees with its subtasks (EV055), a samples file
+# with one document's doc_hash copied onto another (EV058).
+
+LM_EVAL = "lm-eval"
+LM_EVAL_FIXTURES = REPO / "tests" / "fixtures" / "lm_eval"
+
+
+def _with_siblings(src: Path, edit: Callable[[Path], None] | None = None) -> Build:
+    """The results JSON at `dest` and every samples file of its folder beside it (a copy of
+    lm-eval's output directory), then `edit(dest)` of the copy."""
+
+    def build(dest: Path, _scratch: Path) -> None:
+        shutil.copyfile(src, dest)
+        for sib in sorted(src.parent.glob("samples_*.jsonl")):
+            shutil.copyfile(sib, dest.parent / sib.name)
+        if edit is not None:
+            edit(dest)
+
+    return build
+
+
+def _group_mean_off(dest: Path) -> None:
+    """The group's recorded acc moved 0.05 off its subtasks' size-weighted mean."""
+    doc = json.loads(dest.read_text(encoding="utf-8"))
+    for section in ("results", "groups"):
+        if "arith" in doc.get(section, {}):
+            doc[section]["arith"]["acc,none"] += 0.05
+    dest.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+
+
+def _duplicate_doc_hash(dest: Path) -> None:
+    """mc_binary's document 5 given document 4's doc_hash: one document counted twice."""
+    samples = next(dest.parent.glob("samples_mc_binary_*.jsonl"))
+    lines = [json.loads(x) for x in samples.read_text(encoding="utf-8").splitlines()]
+    lines[5]["doc_hash"] = lines[4]["doc_hash"]
+    samples.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+
+
+def _lm_eval_specs() -> list[Spec]:
+    real = LM_EVAL_FIXTURES
+    specs = [
+        Spec(f"lm-eval:real-{f.parent.name}/{f.stem}", LM_EVAL, f.name, _with_siblings(f))
+        for f in sorted(real.glob("*/*.json"))
+    ]
+    for d in sorted((SAMPLES / "lm-eval").iterdir()):
+        results = next(d.glob("results_*.json"))
+        specs.append(Spec(f"lm-eval:{d.name}", LM_EVAL, results.name, _with_siblings(results)))
+    a = next((SAMPLES / "lm-eval" / "org__model-a").glob("results_*.json"))
+    specs += [
+        Spec("hostile:lm-eval-group-mean-disagrees", LM_EVAL, a.name,
+             _with_siblings(a, _group_mean_off), broken=True),
+        Spec("hostile:lm-eval-duplicate-doc-hash", LM_EVAL, a.name,
+             _with_siblings(a, _duplicate_doc_hash), broken=True),
+    ]
+    return specs
+
+
 SPECS: dict[str, Spec] = {
-    s.id: s for s in [*_specs(), *_miniverl_published_specs(), *_task_results_specs()]
+    s.id: s
+    for s in [*_specs(), *_miniverl_published_specs(), *_task_results_specs(), *_inspect_specs(),
+              *_lm_eval_specs()]
 }
 
 

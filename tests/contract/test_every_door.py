@@ -45,6 +45,8 @@ from contract_doors import (
     reference,
     run_headline,
     score_args,
+    shown_of,
+    shown_of_score,
 )
 from contract_inputs import CHECKPOINT_INPUTS, HARNESS, SPECS, Input, make, run_cli
 
@@ -148,6 +150,15 @@ def _assert_same(door: str, got: Answer, ref: Answer) -> None:
     assert got.core() == ref.core(), _diff(door, got, ref)
 
 
+def _no_cases(inp: Input, ref: Reference, text: str, door: str) -> None:
+    """A read `score` finds no case in (an aggregates-only read): the door refuses it with
+    score's words, naming the file."""
+    assert ref.no_cases, ref.score.text
+    said = " ".join(text.split())
+    assert ref.no_cases in said, f"{door} does not say what score says ({ref.no_cases}): {said}"
+    assert names_the_file(inp, said), f"{door}'s refusal does not name the file: {said}"
+
+
 def _not_applicable(inp: Input, res: Any, door: str) -> None:
     """The door refuses an input it does not apply to: exit 1 or 2, naming the file."""
     assert res.code in (1, 2), f"{door} on {inp.path.name} (not a read) exits {res.code}"
@@ -229,6 +240,8 @@ def _table(w: World, inp: Input, ref: Reference, *, allow_errors: bool) -> dict[
     if inp.kind != HARNESS:
         got = run_headline(row["successes"], row["selected"])
         assert got == ref.answer.headline, f"{door}: {got}; score: {ref.answer.headline}"
+        if not row["refused"]:
+            _assert_shown(door, shown_of(row["mean"], row["labels"]), ref)
     if inp.read is None:
         assert res.code == (1 if row["refused"] else 0), (res.code, row["refused"])
     return row
@@ -313,6 +326,10 @@ def door_score(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
         f"score refusals {sorted(codes)}; check finds {ref.answer.errors} error(s)"
     )
     assert headline_of_score(inp, doc) == ref.answer.headline
+    if not doc["refused"]:
+        _assert_shown("score", shown_of_score(doc), ref)
+        text = run_cli([a for a in score_args(inp, allow_errors=False) if a != "--json"])
+        _assert_shown_in_text("score's text", text.stdout, ref)
 
 
 def door_score_allow_errors(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
@@ -357,6 +374,10 @@ def door_compare(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
         )
         assert names_the_audit(res.text), res.text
         return
+    if ref.no_cases:
+        assert res.code == 1, f"compare pairs a read score finds no case in: {res.text[:300]}"
+        _no_cases(inp, ref, res.text, "compare")
+        return
     assert res.code == 0, res.text
     doc = res.json
     if inp.kind == HARNESS:
@@ -382,6 +403,10 @@ def door_export(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
         assert res.code == 1 and not out.exists(), (res.code, res.text[:300])
         assert names_the_audit(res.text), res.text
         return
+    if ref.no_cases:
+        assert res.code == 1 and not out.exists(), (res.code, res.text[:300])
+        _no_cases(inp, ref, res.text, "export")
+        return
     assert res.code == 0, res.text
     _assert_result_json("export", inp, ref, json.loads((out / "result.json").read_text()))
 
@@ -394,6 +419,25 @@ def _assert_result_json(door: str, inp: Input, ref: Reference, result: dict[str,
     c = result["counts"]
     got = run_headline(c["successes"], c["selected"])
     assert got == ref.answer.headline, f"{door}'s result.json: {got}; score: {ref.answer.headline}"
+    _assert_shown(f"{door}'s result.json", shown_of(result["aggregate"]["mean"], result["labels"]),
+                  ref)
+
+
+def _assert_shown(door: str, got: Any, ref: Reference) -> None:
+    """Issue 22: the all-T mean reads the same, rounded once, and the caveat of an SE that is
+    zero by design goes wherever the number goes."""
+    assert got == ref.shown, f"{door} shows {got}; score --json: {ref.shown}"
+
+
+def _assert_shown_in_text(door: str, text: str, ref: Reference) -> None:
+    assert ref.shown is not None
+    mean, zero = ref.shown
+    flat = " ".join(text.split())
+    if mean is not None:
+        assert mean in flat, f"{door} does not show the mean {mean}"
+    assert ("zero by design" in flat) == (zero is not None), (
+        f"{door}: the zero-SE caveat {'missing' if zero else 'shown without cause'}"
+    )
 
 
 def door_app(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
@@ -409,6 +453,9 @@ def door_app(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
     )
     assert obs.overview is not None
     _assert_same("the app", obs.overview, ref.answer)
+    if obs.kind == "run" and ref.shown is not None:
+        _assert_shown("the app", obs.shown, ref)
+        _assert_shown_in_text("the app's Overview", obs.aggregate_text, ref)
 
 
 def door_app_export(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
@@ -424,6 +471,10 @@ def door_app_export(w: World, inp: Input, ref: Reference, tmp_path: Path) -> Non
     if ref.answer.errors:
         assert e.outcome == "refused" and not e.written, e
         assert names_the_audit(e.text), f"the app's export refuses, not for the audit: {e.text}"
+        return
+    if ref.no_cases:
+        assert e.outcome == "refused" and not e.written, e
+        _no_cases(inp, ref, e.text, "the app's export")
         return
     assert e.outcome == "ok", f"the app's export refuses what `evalview export` writes: {e.text}"
     assert e.result is not None
@@ -557,10 +608,11 @@ def test_every_format_and_door_is_covered() -> None:
     """The inputs span every format and the hostile variants; every door meets every input."""
     kinds = {s.kind for s in SPECS.values()}
     assert kinds == {
-        "closed-run", "lerobot", "harness", "result-json", "checkpoint-inputs", "task-results"
+        "closed-run", "lerobot", "harness", "result-json", "checkpoint-inputs", "task-results",
+        "inspect", "lm-eval",
     }
     hostile = {s.kind for s in SPECS.values() if s.id.startswith("hostile:")}
-    assert {"closed-run", "lerobot", "harness", "task-results"} <= hostile
+    assert {"closed-run", "lerobot", "harness", "task-results", "inspect", "lm-eval"} <= hostile
     assert any(s.read for s in SPECS.values())
     assert len(CASES) == len(SPECS) * len(DOORS)
 

@@ -26,7 +26,7 @@ from helpers.paths import REPO
 GUIDE = REPO / "docs" / "guide.md"
 #: Every page whose checked blocks are re-run (docs/folders.md once quoted `9 reads, 1 with errors`
 #: where the real output said 19 and 3).
-CHECKED_DOCS = ("guide.md", "folders.md")
+CHECKED_DOCS = ("guide.md", "folders.md", "inspect.md")
 
 #: Subcommands cheap enough to run here (well under a second each on the bundled runs).
 CHEAP = {"check", "score", "power", "psr"}

@@ -11,6 +11,8 @@ from evalview.audit import RULES, audit
 from evalview.load import load_run
 from evalview.samples import BUNDLED, FAULTS, SAMPLES, write_sample_runs
 from evalview.samples.harness import HARNESS_DIR
+from evalview.samples.inspect_ai import INSPECT_DIR
+from evalview.samples.lm_eval import LM_EVAL_DIR
 from evalview.samples.runs import LEROBOT_DIR
 from helpers.paths import SAMPLE_RUNS
 
@@ -41,6 +43,8 @@ def _files(root: Path) -> dict[str, bytes]:
         out.update(_tree(root, root / sample.name))
     out.update(_tree(root, root / LEROBOT_DIR))
     out.update(_tree(root, root / HARNESS_DIR))
+    out.update(_tree(root, root / INSPECT_DIR))
+    out.update(_tree(root, root / LM_EVAL_DIR))
     return out
 
 

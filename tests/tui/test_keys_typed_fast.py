@@ -130,3 +130,24 @@ def test_a_search_typed_right_after_slash_in_the_tasks_and_findings_tabs(
         await wait_for(pilot, lambda: field.value == "ev2/")
 
     with_app(faulty_session, body)
+
+
+def test_a_find_typed_right_after_slash_in_the_record(example_session: Session) -> None:
+    """The record's find bar (issue 23, seen by the tmux walk): `/zqz` typed at once used to lose
+    its first keys to the record, and a `q` among them quit the app."""
+    from evalview.tui.record import RecordScreen
+
+    async def body(pilot: Pilot[Any], app: EvalViewApp) -> None:
+        await pilot.press("3")
+        screen = app.screen
+        assert isinstance(screen, RunScreen)
+        screen.open_record(0)
+        await wait_for(pilot, lambda: showing(app, RecordScreen))
+        record = app.screen
+        await pilot.pause()
+        burst(app, "/zqz")
+        find = record.query_one("#detail-find", Input)
+        await wait_for(pilot, lambda: find.value == "zqz")
+        assert app.screen is record and app.is_running
+
+    with_app(example_session, body)

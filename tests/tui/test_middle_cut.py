@@ -43,7 +43,8 @@ def test_two_named_reads_of_one_file_look_different_at_80_columns(tmp_path: Path
             table = app.screen.query_one(VirtualTable)
             lines = [table.render_line(y).text for y in range(1, 3)]
             assert "_400]" in lines[0] and "_800]" in lines[1], lines
-            assert all("…" in line for line in lines)  # cut, at 80 columns
+            assert "…" in lines[0]  # cut, at 80 columns
+            assert "└ [eval_results_800]" in lines[1]  # the same file's next read, whole
 
     run(main())
 
@@ -77,5 +78,24 @@ def test_six_replicates_stay_told_apart_at_80_columns() -> None:
             shown = [line.split()[2] for line in lines]  # the read column (after ✓ clean)
             assert len(set(shown)) == 6, shown
             assert all(("a/" in s or "b/" in s) and s.endswith(("1", "2", "3")) for s in shown)
+
+    run(main())
+
+
+def test_rows_of_one_file_name_it_once_and_files_stay_told_apart_at_80_columns() -> None:
+    """A harness file's arms: the file named on its first row (its name's tail kept: -v1 and
+    -v2 differ), the further arms as `└ [arm NAME]`; rows of two files were identical once cut."""
+
+    async def main() -> None:
+        app = EvalViewApp(SAMPLE_RUNS / "harness", jobs=1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: showing(app, RunsScreen) and app.screen.done)
+            await pilot.pause()
+            table = app.screen.query_one(VirtualTable)
+            lines = [table.render_line(y).text for y in range(1, 17)]
+            firsts = [ln for ln in lines if ".json [arm" in ln]
+            assert any("-v1.json" in ln for ln in firsts) and any("-v2.json" in ln for ln in firsts)
+            assert sum("└ [arm sft-continued]" in ln for ln in lines) >= 2, lines
+            assert "all-T % ± SE" in table.render_line(0).text  # in the first view at 80
 
     run(main())

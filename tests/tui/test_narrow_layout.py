@@ -84,3 +84,23 @@ def test_compare_at_80_by_24() -> None:
             await wait_for(pilot, lambda: isinstance(app.screen, CompareScreen))
 
     run(main())
+
+
+def test_a_harness_file_at_80_by_24() -> None:
+    """Every arm's numbers without sideways scroll: Δ and the range beside the rate (the bars,
+    which pushed them off screen, are drawn from 110 columns)."""
+    from evalview.tui.harness_screen import HarnessScreen
+
+    async def main() -> None:
+        app = EvalViewApp(SAMPLE_RUNS / "harness" / "gpu-calc-hard-single-seed.json")
+        async with app.run_test(size=SMALL) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, HarnessScreen))
+            await pilot.pause()
+            lines = screen_lines(app)
+            assert "gpu-calc-hard-single-seed" in lines[0] and "warning" in lines[0]
+            row = next(ln for ln in lines if ln.startswith(" opd-raw-teacher "))
+            assert "43.8 %" in row and "pt" in row and "43.8–43.8 %" in row, row
+            seed = lines[lines.index(row) + 1]
+            assert "21 / 48" in seed and "30.7–57.7 %" in seed, seed
+
+    run(main())

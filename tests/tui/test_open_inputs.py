@@ -63,7 +63,9 @@ def test_checkpoint_inputs_open_in_the_app_shell_with_the_psr_numbers() -> None:
         summaries = _cells(pane.query_one("#psr-summaries", DataTable))
         a_main = expected.model("example-model-a").summary("main")
         assert a_main.psr is not None
-        assert summaries[0][:3] == ["example-model-a", "Main", f"{100 * a_main.psr:.2f} %"]
+        assert a_main.psr == 93 / 160
+        # 93/160 = 58.125 %: rounded once, half to even (evalview.fmt), not 58.13 from a float
+        assert summaries[0][:3] == ["example-model-a", "Main", "58.12 %"]
         rows = pane.query_one("#psr-rows", DataTable)
         assert app.focused is rows  # arrows work at once
         await pilot.press("down", "down", "down")  # task_04_shelter: Planks 14 of the table's 16

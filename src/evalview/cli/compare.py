@@ -18,6 +18,7 @@ from evalview.cli.output import (
     escape,
     pct,
 )
+from evalview.fmt import points
 
 if TYPE_CHECKING:
     from evalview.compare.paired import Comparison, PairedCounts
@@ -26,9 +27,12 @@ HELP = "is B better than A? two reads of the same schedule, paired by episode"
 DESCRIPTION = """\
 Compare two reads of the same schedule (A the reference, B the candidate), paired by episode id.
 Per task and over all pairs: both succeed / only A / only B / neither, the two rates and their
-difference B − A, McNemar's exact p on the discordant pairs (the paired test), the pooled
-two-proportion z-test p (the unpaired test, for contrast), the verdict, and the episodes per task
-that would resolve the observed gap at 80 % power, paired and unpaired.
+difference B − A, McNemar's mid-p on the discordant pairs (the paired test the verdict is decided
+by; Fagerland, Lydersen & Laake 2013) beside the exact p, each task's mid-p adjusted for the
+per-task family (Holm; Benjamini–Hochberg in --json), the pooled two-proportion z-test p (the
+unpaired test, for contrast), the verdict (it says where the test and the paired score interval
+disagree), and the episodes per task that would resolve the observed gap at 80 % power, paired
+and unpaired. The all-pairs verdict is the primary one.
 
 Only pairs completed on both reads enter the tests: an errored or unattempted side is not a
 failure (an infrastructure error is pending), so such pairs are listed apart, by reason, and so
@@ -37,7 +41,8 @@ are episodes selected by only one read. Rates are over the completed pairs.
 Refused, as `score` refuses them: a read with audit errors (see `evalview check`), and a read
 with errored rollouts unless --allow-errors (then labelled not publishable, and every pair with
 an errored side is left out of the tests and listed by episode id).
-Refused: reads of different benchmarks or versions (manifest.benchmark), of different seed sets
+Refused: reads of different benchmarks or versions (manifest.benchmark; for Inspect AI logs:
+task, task version, dataset or sample ids, unless --allow-mismatch), of different seed sets
 (test vs development, see docs/compare.md), or with no episode id in common; an off-protocol read
 (manifest off_protocol or deviations, or execution constants that differ between A and B) unless
 --allow-off-protocol, which labels the comparison OFF-PROTOCOL. Development reads are labelled
@@ -52,9 +57,10 @@ exit codes:
 
 examples:
   evalview compare runs/ckpt-1/ runs/ckpt-2/
-  evalview compare runs/ckpt-1/ runs/ckpt-2/ --json | jq '.tasks[] | {task, mcnemar_p}'
+  evalview compare runs/ckpt-1/ runs/ckpt-2/ --json | jq '.tasks[] | {task, mcnemar_midp}'
   evalview compare eval_20k/eval_info.json eval_40k/eval_info.json     # LeRobot: (task, episode)
   evalview compare reads.json reads.json --read-a eval_results_400 --read-b eval_results_800
+  evalview compare logs/model-a.eval logs/model-b.eval   # Inspect AI: (sample id, epoch)
 """
 
 
@@ -84,7 +90,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--allow-mismatch",
         action="store_true",
         help="benchmark-harness results: compare two results whose hardware, software, "
-        "miniverl_version or git_commit differ anyway, labelled NOT MATCHED",
+        "miniverl_version or git_commit differ anyway; Inspect AI logs: two logs whose task, "
+        "task version, dataset or sample ids differ, over the pairs both select; labelled "
+        "NOT MATCHED",
     )
 
 
@@ -109,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         side_b,
         allow_off_protocol=args.allow_off_protocol,
         allow_errors=args.allow_errors,
+        allow_mismatch=args.allow_mismatch,
     )
     if args.json:
         emit_json(result.to_json())
@@ -138,7 +147,7 @@ def _n(n: int | None) -> str:
 
 
 def _diff(t: PairedCounts) -> str:
-    return "—" if t.difference is None else f"{100 * t.difference:+.1f}"
+    return points(t.difference, unit="")
 
 
 def _interval(t: PairedCounts) -> str:
@@ -148,9 +157,9 @@ def _interval(t: PairedCounts) -> str:
     lo, hi = ci.interval
     ulo, uhi = unpaired.interval
     return (
-        f"{100 * ci.difference:+.1f} pt, 95 % {100 * lo:+.1f} to {100 * hi:+.1f} pt (paired score "
-        f"interval, Newcombe 1998b); as independent reads {100 * ulo:+.1f} to {100 * uhi:+.1f} pt "
-        "(hybrid score, Newcombe 1998)"
+        f"{points(ci.difference)}, 95 % {points(lo, unit='')} to {points(hi)} (paired score "
+        f"interval, Newcombe 1998b); as independent reads {points(ulo, unit='')} to "
+        f"{points(uhi)} (hybrid score, Newcombe 1998)"
     )
 
 
@@ -199,12 +208,14 @@ def show(c: Comparison) -> None:
         counts.add_column(name, justify="right", no_wrap=True)
     counts.add_column("left out (not failures)", overflow="fold")
     tests = Table(
-        title="rates over the pairs, p of the McNemar and z tests, episodes per task "
-        f"to resolve the gap at {pct(c.power, 0)} power",
+        title="rates over the pairs, p of the McNemar (mid-p decides; exact; mid-p adjusted by "
+        "Holm for the per-task family) and z tests, episodes per task to resolve the gap at "
+        f"{pct(c.power, 0)} power",
         title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
     )
     tests.add_column("task", min_width=task_width, overflow="fold")
-    for name in ("A", "B", "B − A pt", "McNemar", "z-test", "n paired", "unpaired"):
+    for name in ("A", "B", "B − A pt", "mid-p", "exact", "Holm", "z-test", "n paired",
+                 "unpaired"):
         tests.add_column(name, justify="right", no_wrap=True)
     for t in rows:
         section = t is c.tasks[-1] and len(rows) > len(c.tasks)
@@ -217,7 +228,9 @@ def show(c: Comparison) -> None:
         tests.add_row(
             escape(t.task), pct(t.rate_a), pct(t.rate_b),
             f"[{style}]{_diff(t)}[/]" if style else _diff(t),
-            _p(t, t.mcnemar_p), _p(t, t.z_p), _n(t.resolve_paired), _n(t.resolve_unpaired),
+            _p(t, t.mcnemar_midp), _p(t, t.mcnemar_p),
+            "—" if t.adjusted is None else _p(t, t.adjusted.holm),
+            _p(t, t.z_p), _n(t.resolve_paired), _n(t.resolve_unpaired),
             end_section=section,
         )
     out.print(counts)

@@ -19,7 +19,7 @@ from evalview.cli.output import (
     escape,
     pct,
 )
-from evalview.fmt import count, pairs, ratio, short_number
+from evalview.fmt import count, pairs, pct_range, points, ratio, short_number
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -94,16 +94,12 @@ def _print_refusals(out: Console, path: str, refusals: list[str], *, valid: bool
                   "scored; fix the keys above (or restore the original) first.[/]")
 
 
-def _spread(lo: float | None, hi: float | None) -> str:
-    return "—" if lo is None or hi is None else f"{100 * lo:.1f}–{100 * hi:.1f} %"
-
-
 def _signed_pt(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:+.1f} pt"
+    return points(x)
 
 
 def _iv(iv: tuple[float, float] | None) -> str:
-    return "—" if iv is None else f"{100 * iv[0]:.1f}–{100 * iv[1]:.1f} %"
+    return "—" if iv is None else pct_range(*iv)
 
 
 def print_score(out: Console, card: HarnessScore, path: str) -> None:
@@ -136,7 +132,8 @@ def print_score(out: Console, card: HarnessScore, path: str) -> None:
             c = row.contrast
             assert c is not None
             per_seed = ", ".join(
-                f"s{d.seed} {100 * d.difference:+.1f} pt (eval SE {100 * d.eval_se:.1f})"
+                f"s{d.seed} {points(d.difference)} "
+                f"(eval SE {points(d.eval_se, sign=False, unit='')})"
                 for d in c.differences)
             style = "bold" if c.claim else "dim"
             out.print(f"  {escape(row.name)}: {per_seed}; [{style}]{escape(c.statement())} "
@@ -204,7 +201,7 @@ def _arm_lines(card: HarnessScore) -> list[str]:
         delta = "reference" if row.is_reference else _signed_pt(row.delta_vs_reference)
         lines.append(_line([
             (name, -w), (row.mode, -10), (str(len(row.reads)), 5), (steps, 5), (pct(row.mean), 7),
-            (_spread(row.min, row.max), 13), (delta, 9)], row))
+            (pct_range(row.min, row.max), 13), (delta, 9)], row))
     if any(r.steps_vary for r in card.arms):
         lines.append("[dim]* steps differ between this arm's seeds (the first seed's shown)[/]")
     if card.reference is not None:
@@ -353,7 +350,7 @@ def compare(side_a: HarnessSession, side_b: HarnessSession, args: argparse.Names
     out.print("[dim]" + _line([("arm", -w), ("A mean", 7), ("B mean", 7), ("B − A", 9),
                                ("per-seed B − A (pt)", -22), ("label", -20)]) + "[/]")
     for arm in cmp.arms:
-        per_seed = ", ".join(f"{100 * d:+.1f}" for d in arm.differences) or "no shared seed"
+        per_seed = ", ".join(points(d, unit="") for d in arm.differences) or "no shared seed"
         tail = "".join(f"  [yellow]{escape(t)}[/]" for t in (suffix.strip(), single) if t)
         out.print(_line([(arm.name, -w), (pct(arm.mean_a), 7), (pct(arm.mean_b), 7),
                          (_signed_pt(arm.difference), 9), (per_seed, -22), (arm.label, -20)])

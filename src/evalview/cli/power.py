@@ -10,6 +10,7 @@ import math
 from typing import Any
 
 from evalview.cli.output import EXIT_OK, EXIT_UNREADABLE, console, emit_json, error_console, pct
+from evalview.fmt import points
 
 HELP = "episodes needed for a gap, the smallest gap n episodes resolve, exact power, robot time"
 DESCRIPTION = """\
@@ -219,9 +220,9 @@ def run(args: argparse.Namespace) -> int:
     from evalview.compare.power import EXACT_PAIRED_POWER_MAX_N, EXACT_POWER_MAX_N
 
     out = console()
-    gap = 100 * doc["gap"]
     out.print(
-        f"[bold]{pct(doc['p1'])} → {pct(doc['p2'])}[/]: gap {gap:+.1f} points, "
+        f"[bold]{pct(doc['p1'])} → {pct(doc['p2'])}[/]: gap {points(doc['gap'], unit='')} "
+        "points, "
         f"p̄ {pct(doc['pbar'])}; "
         f"two-sided α = {doc['alpha']:g}, power {pct(doc['power'], 0)}, "
         f"{doc['minutes_per_trial']:g} min a trial"
@@ -244,7 +245,8 @@ def run(args: argparse.Namespace) -> int:
         gap_n = a["min_detectable_gap"]
         gap_text = (
             "—" if gap_n is None
-            else f"{100 * gap_n:{'.1f' if gap_n >= 0.01 else '.2g'}} points"
+            else f"{points(gap_n, sign=False, unit='')} points" if gap_n >= 0.01
+            else f"{100 * gap_n:.2g} points"
         )
         out.print(f"  at n = {a['n']:,} per arm: smallest resolvable gap {gap_text}")
         if ep is None:

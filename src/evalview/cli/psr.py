@@ -19,10 +19,11 @@ from evalview.cli.output import (
     escape,
     pct,
 )
+from evalview.fmt import fixed
 from evalview.load.closed_run import RUN_FILES
 
 if TYPE_CHECKING:
-    from evalview.load import Source
+    from evalview.load.source import Source
     from evalview.psr import CheckpointReport, RunPsrReport
 
 HELP = "reconstructed partial success rate (PSR) from verifier checkpoint messages"
@@ -128,10 +129,11 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     )
     bare = None if args.bare_targets is None else load_bare_targets(Path(args.bare_targets))
 
-    # a broken JSON file is worded as PSR input (exit 2); JSON Lines is not one JSON document;
-    # a file a reader takes as it is (LeRobot's NaN, a number past a double) is that reader's
-    if (path.is_file() and path.name not in RUN_FILES and not path.name.endswith(".jsonl")
-            and not _taken(source)):
+    # a broken JSON file is worded as PSR input (exit 2); JSON Lines is not one JSON document,
+    # and a file a reader claims by its content (an Inspect .eval zip, a log with NaN) is that
+    # reader's to word
+    if path.is_file() and path.name not in RUN_FILES and not path.name.endswith(".jsonl") \
+            and not _claimed(source):
         source.strict_json("input")
     message_key = args.message_key or DEFAULT_MESSAGE_KEY
     reading = read_address(source, ReadOptions(message_key=message_key))
@@ -156,14 +158,11 @@ def _score(args: argparse.Namespace) -> CheckpointReport | RunPsrReport:
     return score_psr_run(select_run(reading), PsrOptions(labels, bare))
 
 
-def _taken(source: Source) -> bool:
-    """True when the file is not strict JSON and yet a reader knows it (as every other door
-    reads it: psr must say what the app says of it, not that it is broken JSON)."""
+def _claimed(source: Source) -> bool:
+    """Some reader recognises the file by its content (cheap: the detectors share one read)."""
     from evalview.load.registry import all_readers
 
-    if source.parsed[1] is None:
-        return False  # strict JSON: nothing to word here
-    return any(reader.detect(source) for reader in all_readers())
+    return any(r.detect(source) for r in all_readers())
 
 
 def _protected(args: argparse.Namespace) -> list[tuple[Path, bool]]:
@@ -248,7 +247,7 @@ def _status(status: str) -> str:
 
 
 def _num(x: float | None) -> str:
-    return "—" if x is None else f"{x:.2f}"
+    return "—" if x is None else fixed(x, 2)
 
 
 def _print_inputs(report: CheckpointReport, per_task: bool) -> None:
@@ -320,7 +319,7 @@ def _checkpoints_text(checkpoints: Any, note: str | None) -> str:
     parts = []
     for c in checkpoints:
         observed = c.observed if c.target is None else f"{c.observed}/{c.target}"
-        parts.append(f"{c.label} {observed} → {c.credit:.2f}")
+        parts.append(f"{c.label} {observed} → {fixed(c.credit, 2)}")
     return "; ".join(parts)
 
 

@@ -21,7 +21,7 @@ from evalview.cli.output import (
     pct,
     resamples,
 )
-from evalview.fmt import ratio
+from evalview.fmt import pct_range, points, ratio
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -138,6 +138,9 @@ def run(args: argparse.Namespace) -> int:
             console().print(("\n" if i else "") + f"[bold reverse] read {escape(str(name))} [/]")
         if card.refused:
             _print_refusals(error_console(), card, where)
+            native = (card.source or {}).get("native")
+            if isinstance(native, dict) and native.get("lines"):  # an aggregates-only read
+                _print_native(console(), native)
         else:
             _print_card(console(), card, where, per_task=args.per_task)
     return EXIT_REFUSED if refused else EXIT_OK
@@ -155,6 +158,9 @@ def _json(card: Scorecard, path: str, *, named: bool) -> dict[str, Any]:
         doc = ({"run_id": doc["run_id"]} if named else {}) | {k: doc[k] for k in keep} | {
             "aggregate": None, "rates": None, "tasks": None
         }
+        native = (card.source or {}).get("native")
+        if isinstance(native, dict) and native.get("lines"):  # recorded numbers stay facts
+            doc["source"] = {"native": native}
     return doc
 
 
@@ -173,7 +179,7 @@ def _frac(k: int, n: int) -> str:
 def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> None:
     _print_identity(out, card, path)
     _print_denominators(out, card)
-    _print_aggregate(out, card.aggregate)
+    _print_aggregate(out, card.aggregate, _zero_spread_label(card))
     if card.source is not None:
         _print_source(out, card.source)
     if card.graded is not None:
@@ -184,8 +190,9 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
         if any(t.error_categories for t in card.tasks):
             out.print(_errors_table(card))
     _print_errors(out, card)
+    caveat = ", with the caveat beside its SE" if card.aggregate.zero_spread else ""
     out.print(
-        "[bold green]publishable read[/]"
+        f"[bold green]publishable read{caveat}[/]"
         if card.publishable
         else "[bold yellow]not a publishable read[/]"
     )
@@ -203,8 +210,16 @@ def _print_identity(out: Console, card: Scorecard, path: str) -> None:
         if x
     )
     out.print(f"[bold]{ident or escape(path)}[/]  [dim]{escape(path)}[/]")
+    beside = _zero_spread_label(card)  # printed beside the SE it is about, not here
     for label in card.labels:
-        out.print(f"[bold yellow]{escape(label)}[/]")
+        if label != beside:
+            out.print(f"[bold yellow]{escape(label)}[/]")
+
+
+def _zero_spread_label(card: Scorecard) -> str | None:
+    from evalview.stats.policy import ZERO_SPREAD
+
+    return next((lb for lb in card.labels if lb.startswith(ZERO_SPREAD)), None)
 
 
 def _print_denominators(out: Console, card: Scorecard) -> None:
@@ -247,20 +262,32 @@ def _not_completed(d: Denominators, pending: int) -> list[str]:
     return extra
 
 
-def _print_aggregate(out: Console, a: Aggregate) -> None:
-    """The all-T mean with its SE and both 95 % intervals, or why there is none."""
+def _print_aggregate(out: Console, a: Aggregate, zero_spread: str | None = None) -> None:
+    """The all-T mean with its SE and both 95 % intervals, or why there is none; an SE that is
+    zero by design says so on the next line, with the pooled Wilson interval that is honest."""
     out.print()
     flag = " (appendix view)" if a.view else ""
     title = f"[bold]{escape(a.name)}{flag}[/] mean of {a.tasks} per-task rates over selected cases"
     if a.mean is None or a.se is None or a.ci95 is None:
         out.print(f"{title}: — (a task has no selected case)")
         return
-    out.print(f"{title}: [bold]{pct(a.mean)}[/] ± {100 * a.se:.1f} pt (binomial SE)")
-    out.print(f"  95 % normal interval (mean ± 1.96 SE)   {_iv(a.ci95)}")
+    out.print(f"{title}: [bold]{pct(a.mean)}[/] ± {points(a.se, sign=False)} (binomial SE)")
+    width = " [yellow](zero width, by design)[/]" if a.zero_spread else ""
+    if zero_spread is not None:
+        out.print(f"  [bold yellow]⚠ {escape(zero_spread)}[/]")
+    out.print(f"  95 % normal interval (mean ± 1.96 SE)   {_iv(a.ci95)}{width}")
     if a.bootstrap is None:
         out.print("  95 % seed bootstrap                      off (--bootstrap 0)")
     else:
-        out.print(f"  95 % seed bootstrap (B = {a.resamples:,}, seed 7)  {_iv(a.bootstrap)}")
+        out.print(
+            f"  95 % seed bootstrap (B = {a.resamples:,}, seed 7)  {_iv(a.bootstrap)}{width}"
+        )
+    if a.zero_spread is not None:
+        z = a.zero_spread
+        out.print(
+            f"  95 % Wilson, pooled over {z.selected:,} episodes  "
+            f"[bold]{_iv(z.pooled_wilson95)}[/]"
+        )
 
 
 def _print_graded(out: Console, g: GradedMetric) -> None:
@@ -294,19 +321,54 @@ def _print_errors(out: Console, card: Scorecard) -> None:
 
 
 def _print_source(out: Console, source: dict[str, object]) -> None:
-    """The input format's own pooled headline beside all-T, and why they differ (LeRobot)."""
+    """The input format's own pooled headline beside all-T, and why they differ (LeRobot; a
+    group view is compared with what the file records for that group, per_group); or the input
+    tool's own headline as recorded and recomputed (Inspect AI's accuracy)."""
+    native = source.get("native")
+    if isinstance(native, dict) and native:
+        _print_native(out, native)
+        return
     recorded, pooled = source.get("reported_pc_success"), source.get("pooled_rate")
     if not isinstance(pooled, float):
         return
-    shown = f"{pct(recorded)} recorded, " if isinstance(recorded, float) else ""
-    out.print(
-        f"  pooled over episodes (LeRobot's pc_success)  {shown}{pct(pooled)} recomputed"
-    )
+    of = source.get("reported_pc_success_of")
+    if not isinstance(recorded, float):
+        shown = ""
+    elif of == "read":
+        shown = f"{pct(recorded)} recorded (the file's pc_success), "
+    else:
+        shown = f"{pct(recorded)} recorded (the file's per_group pc_success of {escape(str(of))}), "
+    out.print(f"  pooled over episodes  {shown}{pct(pooled)} recomputed")
     out.print(f"  [dim]{escape(str(source.get('pooled_vs_all_tasks', '')))}[/]")
 
 
+def _print_native(out: Console, native: dict[str, Any]) -> None:
+    """What the tool that wrote the input reports, over its own denominator, said as such."""
+    lines = native.get("lines")
+    if isinstance(lines, list) and lines:  # one line per task (lm-eval): value ± stderr, Wilson
+        out.print(f"  {escape(str(native.get('tool')))}'s own numbers, as recorded:")
+        for line in lines:
+            out.print(f"    {escape(str(line))}")
+        out.print(f"  [dim]over {escape(str(native.get('denominator')))}; not evalview's "
+                  "successes / selected[/]")
+        return
+    shown = []
+    for key, m in (native.get("metrics") or {}).items():
+        rec, got = m.get("recorded"), m.get("recomputed")
+        again = "" if got is None else f", {got:.4g} recomputed"
+        shown.append(f"{key} {rec:.4g} recorded{again}")
+    out.print(
+        f"  {escape(str(native.get('tool')))}'s own headline ({escape(str(native.get('scorer')))})"
+        f"  {escape('; '.join(shown)) or 'no metric recorded'}"
+    )
+    over = f"{native.get('scored_samples')} samples: " if native.get("scored_samples") is not None \
+        else ""
+    out.print(f"  [dim]over {escape(over)}{escape(str(native.get('denominator')))}; not "
+              "evalview's successes / selected[/]")
+
+
 def _iv(iv: tuple[float, float]) -> str:
-    return f"{100 * iv[0]:.1f}–{100 * iv[1]:.1f} %"
+    return pct_range(*iv)
 
 
 def _name_width(card: Scorecard) -> int:

@@ -23,12 +23,14 @@ import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from evalview.compare import contrast_policy as policy
 from evalview.compare.contrast_policy import MIN_PAIRS_FOR_CLAIM, same_read
 from evalview.compare.reads import ReadFacts, Refused, read_facts
 from evalview.findings import Finding
+from evalview.fmt import exact, fixed
 from evalview.model.run import Run
 from evalview.stats.scorecard import score_run
 
@@ -55,6 +57,12 @@ class SideRead:
     #: why this read is off-protocol (only non-empty with allow_off_protocol)
     off_protocol: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
+    #: the all-T mean as an exact fraction: differences are computed from it and rounded once
+    exact_mean: Fraction | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def exact(self) -> Fraction:
+        return self.exact_mean if self.exact_mean is not None else exact(self.mean)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -148,8 +156,11 @@ class Contrast:
         )
         unit = " %" if self.relative else " pt"
         assert value is not None
-        sd_text = "" if sd is None else f", sample SD {sd:.2f}{unit}"
-        return f"{what} = {value:+.2f}{unit} over {self.pairs} training replicates{sd_text}"
+        sd_text = "" if sd is None else f", sample SD {fixed(sd, 2)}{unit}"
+        return (
+            f"{what} = {fixed(value, 2, sign=True)}{unit} over {self.pairs} training "
+            f"replicates{sd_text}"
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -211,13 +222,13 @@ def _pair_se_points(a: SideRead, b: SideRead) -> float:
 
 def _score(
     run: Run, findings: Sequence[Finding], facts: ReadFacts, allow_errors: bool
-) -> tuple[float, float, tuple[str, ...]]:
+) -> tuple[float, float, tuple[str, ...], Fraction | None]:
     # Off-protocol reads and seed sets are the contrast's own refusals and labels.
     card = score_run(
         run, findings=findings, bootstrap=0, allow_errors=allow_errors, allow_off_protocol=True
     )
     mean, se = policy.refuse_unscored(card, facts)
-    return mean, se, policy.read_labels(card)
+    return mean, se, policy.read_labels(card), card.aggregate.exact_mean
 
 
 def contrast_runs(
@@ -258,14 +269,14 @@ def contrast_runs(
     }
 
     # A read may stand on two sides (the BC read as A, say): it is one Run, audited and scored once.
-    scores: dict[int, tuple[float, float, tuple[str, ...]]] = {}
+    scores: dict[int, tuple[float, float, tuple[str, ...], Fraction | None]] = {}
 
     def side_read(side: str, key: str, f: ReadFacts) -> SideRead:
         run = runs[(side, key)]
         if id(run) not in scores:
             scores[id(run)] = _score(run, findings_of(run), f, allow_errors)
-        mean, se, labels = scores[id(run)]
-        return SideRead(side, key, f, mean, se, off.get(id(f), ()), labels)
+        mean, se, labels, exact_mean = scores[id(run)]
+        return SideRead(side, key, f, mean, se, off.get(id(f), ()), labels, exact_mean)
 
     reads = {
         side: {key: side_read(side, key, f) for key, f in items} for side, items in facts.items()
@@ -285,18 +296,23 @@ def contrast_runs(
                 )
             except ValueError as exc:
                 raise Refused(f"replicate {key}: {rbc.facts.label}: {exc}.") from exc
+            rel = float(100 * (ra.exact - rb.exact) / rbc.exact)  # exact, rounded once
         notes = policy.pair_notes(ra.facts, rb.facts, None if rbc is None else rbc.facts)
         replicates.append(
             Replicate(
                 key=key, a=ra, b=rb, bc=rbc,
-                difference_points=100 * (ra.mean - rb.mean),
+                difference_points=float(100 * (ra.exact - rb.exact)),
                 eval_se_points=_pair_se_points(ra, rb),
                 relative=rel, relative_se=rel_se, notes=notes,
             )
         )
 
-    diffs = [r.difference_points for r in replicates]
-    rels = [r.relative for r in replicates if r.relative is not None]
+    # exact differences: their mean is rounded once where it is shown
+    diffs = [100 * (r.a.exact - r.b.exact) for r in replicates]
+    rels = [
+        100 * (r.a.exact - r.b.exact) / r.bc.exact
+        for r in replicates if r.relative is not None and r.bc is not None
+    ]
     labels = policy.contrast_labels(
         bool(off),
         [(sr.facts, sr.labels) for side in reads.values() for sr in side.values()],
@@ -304,11 +320,11 @@ def contrast_runs(
     )
     return Contrast(
         replicates=replicates,
-        mean_points=statistics.fmean(diffs),
-        sd_points=statistics.stdev(diffs) if len(diffs) > 1 else None,
+        mean_points=float(sum(diffs, Fraction(0)) / len(diffs)),
+        sd_points=float(statistics.stdev(diffs)) if len(diffs) > 1 else None,
         relative=relative,
-        relative_mean=statistics.fmean(rels) if relative else None,
-        relative_sd=statistics.stdev(rels) if relative and len(rels) > 1 else None,
+        relative_mean=float(sum(rels, Fraction(0)) / len(rels)) if relative and rels else None,
+        relative_sd=float(statistics.stdev(rels)) if relative and len(rels) > 1 else None,
         off_protocol=bool(off),
         labels=labels,
     )

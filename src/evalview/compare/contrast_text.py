@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from evalview.fmt import fixed
+
 if TYPE_CHECKING:
     from evalview.compare.contrast import Contrast
 
@@ -20,24 +22,29 @@ def contrast_lines(c: Contrast) -> list[Line]:
     lines: list[Line] = []
     for rep in c.replicates:
         text = (
-            f"replicate {rep.key}: {rep.difference_points:+.2f} pt "
-            f"(eval SE of this pair {rep.eval_se_points:.2f})"
+            f"replicate {rep.key}: {fixed(rep.difference_points, 2, sign=True)} pt "
+            f"(eval SE of this pair {fixed(rep.eval_se_points, 2)})"
         )
         if rep.relative is not None and rep.relative_se is not None:
-            text += f"; R = {rep.relative:+.2f} % of BC (delta-method SE {rep.relative_se:.2f})"
+            text += (
+                f"; R = {fixed(rep.relative, 2, sign=True)} % of BC (delta-method SE "
+                f"{fixed(rep.relative_se, 2)})"
+            )
         line: Line = [("", text)]
         if rep.a.off_protocol or rep.b.off_protocol:
             line += [("", " "), ("bold red", "OFF-PROTOCOL")]
         lines.append(line)
         lines += [[("yellow", f"  {note}")] for note in rep.notes]
-    sd = "—" if c.sd_points is None else f"{c.sd_points:.2f}"
+    sd = "—" if c.sd_points is None else fixed(c.sd_points, 2)
+    mean = fixed(c.mean_points, 2, sign=True)
     lines.append([
         ("bold", c.title),
-        ("", f": mean {c.mean_points:+.2f} pt, sample SD {sd}, pairs {c.pairs} [{c.label}]"),
+        ("", f": mean {mean} pt, sample SD {sd}, pairs {c.pairs} [{c.label}]"),
     ])
     if c.relative and c.relative_mean is not None:
-        rsd = "—" if c.relative_sd is None else f"{c.relative_sd:.2f}"
-        lines.append([("", f"relative: mean R {c.relative_mean:+.2f} %, sample SD {rsd}")])
+        rsd = "—" if c.relative_sd is None else fixed(c.relative_sd, 2)
+        rmean = fixed(c.relative_mean, 2, sign=True)
+        lines.append([("", f"relative: mean R {rmean} %, sample SD {rsd}")])
     lines.append([("bold" if c.claim else "bold yellow", c.statement())])
     lines += [[("bold red" if label == "OFF-PROTOCOL" else "yellow", label)] for label in c.labels]
     for rep in c.replicates:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from evalview.stats.intervals import Z95, wilson_interval
@@ -58,7 +59,7 @@ def newcombe_hybrid(
     p_b, p_a = k_b / n_b, k_a / n_a
     l_b, u_b = wilson_interval(k_b, n_b, z)
     l_a, u_a = wilson_interval(k_a, n_a, z)
-    d = p_b - p_a
+    d = float(Fraction(k_b, n_b) - Fraction(k_a, n_a))  # exact, then one rounding
     lo = d - math.sqrt((p_b - l_b) ** 2 + (u_a - p_a) ** 2)
     hi = d + math.sqrt((u_b - p_b) ** 2 + (p_a - l_a) ** 2)
     return DifferenceInterval(HYBRID, d, _clip(lo, hi))
@@ -87,7 +88,7 @@ def newcombe_paired(
             phi = (cross - n / 2) / math.sqrt(marginals)
         elif cross < 0:
             phi = cross / math.sqrt(marginals)
-    d = p_b - p_a
+    d = (only_b - only_a) / n  # exact, then one rounding (not p_b − p_a in floats)
     down_b, up_a = p_b - l_b, u_a - p_a
     up_b, down_a = u_b - p_b, p_a - l_a
     lo = d - math.sqrt(max(0.0, down_b**2 - 2 * phi * down_b * up_a + up_a**2))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalview.compare.difference import (
@@ -25,7 +25,9 @@ from evalview.compare.difference import (
     newcombe_hybrid,
     newcombe_paired,
 )
-from evalview.compare.hypothesis_tests import mcnemar_exact, pooled_z_test
+from evalview.compare.hypothesis_tests import mcnemar_exact, pooled_z_test, z_quantile
+from evalview.compare.multiplicity import benjamini_hochberg, holm
+from evalview.compare.pairing import declares_pairing, pairing_notes, refuse_unmatched
 from evalview.compare.power import n_per_arm, paired_n
 from evalview.compare.reads import (
     DEVELOPMENT,
@@ -36,25 +38,78 @@ from evalview.compare.reads import (
     refuse_mixed_seed_sets,
 )
 from evalview.findings import Finding
-from evalview.fmt import count
+from evalview.fmt import count, pct, points
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
-from evalview.stats.intervals import wilson_interval
+from evalview.stats.intervals import Z95, wilson_interval
 from evalview.stats.policy import DEVELOPMENT as DEVELOPMENT_LABEL
-from evalview.stats.policy import NOT_PUBLISHABLE, OFF_PROTOCOL, untagged_quality_tags
+from evalview.stats.policy import (
+    NOT_PUBLISHABLE,
+    OFF_PROTOCOL,
+    no_cases_message,
+    untagged_quality_tags,
+)
 
 SUCCESS = "success"
 FAILURE = "failure"
+#: The verdict codes that declare a difference.
+WINS = ("a_better", "b_better")
+
+
+#: The test a verdict is decided by (`verdict.test` in JSON).
+VERDICT_TEST = "mcnemar-mid-p"
 
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """`code` is b_better, a_better, not_significant or no_pairs; `text` is the sentence to show."""
+    """`code` is b_better, a_better, not_significant or no_pairs; `text` is the sentence to show.
+
+    The code is the mid-p McNemar test at α; `interval_agrees` says whether Newcombe's paired
+    score interval at the same level agrees (excludes 0 exactly when the test rejects). Where it
+    does not, the text says so: the result is at the edge, and no construction settles it.
+    """
 
     code: str
     text: str
+    #: the p-value the code was decided by (the mid-p McNemar test); None without a pair
+    p: float | None = None
+    interval_agrees: bool = True
 
-    def to_json(self) -> dict[str, str]:
-        return {"code": self.code, "text": self.text}
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "text": self.text,
+            "test": VERDICT_TEST,
+            "p": self.p,
+            "interval_agrees": self.interval_agrees,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Adjusted:
+    """One task's mid-p adjusted for the family of per-task tests (compare/multiplicity.py)."""
+
+    #: the tests of the family: every task with a completed pair
+    family: int
+    holm: float
+    benjamini_hochberg: float
+    alpha: float
+
+    @property
+    def holm_rejects(self) -> bool:
+        return self.holm < self.alpha
+
+    @property
+    def bh_rejects(self) -> bool:
+        return self.benjamini_hochberg < self.alpha
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "family": self.family,
+            "holm": self.holm,
+            "benjamini_hochberg": self.benjamini_hochberg,
+            "significant_holm": self.holm_rejects,
+            "significant_benjamini_hochberg": self.bh_rejects,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +122,8 @@ class PairedCounts:
     only_b: int
     neither: int
     mcnemar_p: float
+    #: the mid-p McNemar test (Fagerland, Lydersen & Laake 2013): what the verdict is decided by
+    mcnemar_midp: float
     z: float
     z_p: float
     verdict: Verdict
@@ -76,6 +133,8 @@ class PairedCounts:
     resolve_unpaired: int | None
     #: pairs left out of the tests, by reason ("A error", "B unattempted", ...)
     excluded: dict[str, int] = field(default_factory=dict)
+    #: a task's mid-p adjusted for the per-task family (None: the all-pairs row, or one task)
+    adjusted: Adjusted | None = None
 
     @property
     def pairs(self) -> int:
@@ -111,6 +170,7 @@ class PairedCounts:
             "wilson95_b": self.wilson("b"),
             "difference": self.difference,
             "mcnemar_p": self.mcnemar_p,
+            "mcnemar_midp": self.mcnemar_midp,
             "z": self.z,
             "z_test_p": self.z_p,
             "verdict": self.verdict.to_json(),
@@ -120,6 +180,7 @@ class PairedCounts:
             },
             "excluded_pairs": dict(self.excluded),
             "difference_ci95": self.difference_ci95_json(),
+            "adjusted_p": None if self.adjusted is None else self.adjusted.to_json(),
         }
 
     def difference_interval(self) -> DifferenceInterval | None:
@@ -178,6 +239,29 @@ class Comparison:
     labels: list[str] = field(default_factory=list)
     #: With allow_errors: each pair left out because a side errored (episode, task, A, B).
     errored_pairs: list[dict[str, str]] = field(default_factory=list)
+    #: how many common episodes have a recorded seed on both sides (checked equal) and how many
+    #: are paired by episode id alone (an assumption the files cannot show)
+    seed_pairing: dict[str, int] = field(default_factory=dict)
+
+    def multiplicity(self) -> dict[str, Any] | None:
+        """How many per-task verdicts hold after adjustment; None with fewer than two tests."""
+        family = [t for t in self.tasks if t.adjusted is not None]
+        if not family:
+            return None
+        return {
+            "family": f"the {len(family)} per-task mid-p McNemar tests (tasks with a pair)",
+            "tests": len(family),
+            "alpha": self.alpha,
+            "primary": "the all-pairs verdict (overall) is the one claim; per-task verdicts "
+            "are leads, read with their adjusted p-values",
+            "significant": {
+                "unadjusted": sum(t.verdict.code in WINS for t in family),
+                "holm": sum(t.verdict.code in WINS and t.adjusted.holm_rejects
+                            for t in family if t.adjusted),
+                "benjamini_hochberg": sum(t.verdict.code in WINS and t.adjusted.bh_rejects
+                                          for t in family if t.adjusted),
+            },
+        }
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -186,6 +270,8 @@ class Comparison:
             "alpha": self.alpha,
             "power": self.power,
             "pairing": "by episode id; only pairs completed on both sides enter the tests",
+            "pairing_seeds": dict(self.seed_pairing),
+            "multiplicity": self.multiplicity(),
             "overall": self.overall.to_json(),
             "tasks": [t.to_json() for t in self.tasks],
             "only_in_a": list(self.only_in_a),
@@ -216,41 +302,62 @@ def _outcomes(run: Run) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
-
-
-def verdict(both: int, only_a: int, only_b: int, neither: int, p: float, alpha: float) -> Verdict:
+def verdict(
+    both: int,
+    only_a: int,
+    only_b: int,
+    neither: int,
+    p: float,
+    alpha: float,
+    *,
+    exact_p: float | None = None,
+    interval: DifferenceInterval | None = None,
+) -> Verdict:
     """The verdict as the statistics spec states it: the test's p, and who won the discordant pairs.
 
     "Twenty pairs with b = 8 and c = 2 give p = 0.109: not significant, though the new checkpoint
     won 8 of the 10 discordant pairs." A verdict never says "equal": no difference was declared.
+
+    `p` decides (the mid-p McNemar test; `exact_p`, the exact test's, is stated beside it).
+    `interval`: Newcombe's paired score interval at level 1 − α; where it excludes 0 and the
+    test does not reject, or the reverse, the verdict says the two disagree.
     """
     n = both + only_a + only_b + neither
     d = only_a + only_b
     if n == 0:
         return Verdict("no_pairs", "no pair completed on both reads: nothing to compare")
-    head = f"{count(n, 'pair')}, b = {only_b:,} and c = {only_a:,} give p = {p:.3g}"
+    tests = f"p = {p:.3g}" if exact_p is None else f"mid-p = {p:.3g} (exact p = {exact_p:.3g})"
+    head = f"{count(n, 'pair')}, b = {only_b:,} and c = {only_a:,} give {tests}"
     if d == 0:
         return Verdict(
-            "not_significant", f"{head}: no discordant pair, so no difference can be declared"
+            "not_significant", f"{head}: no discordant pair, so no difference can be declared", p
         )
-    if p < alpha:
+    rejects = p < alpha
+    agrees = interval is None or interval.excludes_zero == rejects
+    if rejects:
         winner, won = ("B", only_b) if only_b > only_a else ("A", only_a)
-        return Verdict(
-            f"{winner.lower()}_better",
+        code = f"{winner.lower()}_better"
+        text = (
             f"{head} < {alpha:g}: {winner} is better, winning {won:,} of the {d:,} discordant "
-            "pairs",
+            "pairs"
         )
-    if only_a == only_b:
-        lead = f"A and B each won {only_a:,} of the {d:,} discordant pairs"
     else:
-        leader, won = ("B", only_b) if only_b > only_a else ("A", only_a)
-        lead = f"though {leader} won {won:,} of the {d:,} discordant pairs"
-    return Verdict(
-        "not_significant",
-        f"{head}: not significant at the {_pct(alpha)} level, {lead}",
-    )
+        if only_a == only_b:
+            lead = f"A and B each won {only_a:,} of the {d:,} discordant pairs"
+        else:
+            leader, won = ("B", only_b) if only_b > only_a else ("A", only_a)
+            lead = f"though {leader} won {won:,} of the {d:,} discordant pairs"
+        code, text = "not_significant", f"{head}: not significant at the {pct(alpha)} level, {lead}"
+    if not agrees and interval is not None:
+        lo, hi = interval.interval
+        holds = "excludes 0" if interval.excludes_zero else "holds 0"
+        level = pct(1 - alpha, 0)
+        text += (
+            f"; but the test and the {level} interval disagree (B − A {points(lo, unit='')} to "
+            f"{points(hi)}, paired score, {holds}): a result at the edge, re-test before "
+            "claiming either way"
+        )
+    return Verdict(code, text, p, agrees)
 
 
 def paired_counts(
@@ -267,11 +374,14 @@ def paired_counts(
     """The tests, verdict and resolving sizes for one 2×2 table of paired outcomes."""
     n = both + only_a + only_b + neither
     mc = mcnemar_exact(only_b, only_a)
+    # the verdict's interval: Newcombe's paired score interval at the test's level
+    z = Z95 if alpha == 0.05 else z_quantile(alpha)
+    interval = newcombe_paired(both, only_a, only_b, neither, z=z) if n else None
     if n:
         zt = pooled_z_test(both + only_a, n, both + only_b, n)
-        z, z_p = zt.z, zt.p_value
+        z_stat, z_p = zt.z, zt.p_value
     else:
-        z, z_p = 0.0, 1.0
+        z_stat, z_p = 0.0, 1.0
     resolve_paired = resolve_unpaired = None
     if n and only_a != only_b:
         psi, delta = (only_a + only_b) / n, (only_b - only_a) / n
@@ -286,13 +396,42 @@ def paired_counts(
         only_b=only_b,
         neither=neither,
         mcnemar_p=mc.p_value,
-        z=z,
+        mcnemar_midp=mc.mid_p,
+        z=z_stat,
         z_p=z_p,
-        verdict=verdict(both, only_a, only_b, neither, mc.p_value, alpha),
+        verdict=verdict(
+            both, only_a, only_b, neither, mc.mid_p, alpha,
+            exact_p=mc.p_value, interval=interval,
+        ),
         resolve_paired=resolve_paired,
         resolve_unpaired=resolve_unpaired,
         excluded=dict(excluded or {}),
     )
+
+
+def adjust_for_multiplicity(tasks: list[PairedCounts], alpha: float) -> list[PairedCounts]:
+    """Each task's mid-p adjusted for the family of per-task tests (Holm; Benjamini–Hochberg),
+    and its verdict saying whether a difference it declares holds after Holm's correction. The
+    family is every task with a completed pair; with fewer than two there is nothing to adjust."""
+    family = [i for i, t in enumerate(tasks) if t.pairs]
+    if len(family) < 2:
+        return tasks
+    p = [tasks[i].mcnemar_midp for i in family]
+    out = list(tasks)
+    for i, h, q in zip(family, holm(p), benjamini_hochberg(p), strict=True):
+        adj = Adjusted(len(family), h, q, alpha)
+        v = tasks[i].verdict
+        if v.code in WINS:
+            if adj.holm_rejects:
+                more = (f"; it holds after Holm's correction for the {adj.family} tasks "
+                        f"(adjusted p = {h:.3g})")
+            else:
+                more = (f"; not after Holm's correction for the {adj.family} tasks (adjusted "
+                        f"p = {h:.3g}; Benjamini–Hochberg {q:.3g}): a lead to re-test, not a "
+                        "claim")
+            v = replace(v, text=v.text + more)
+        out[i] = replace(tasks[i], adjusted=adj, verdict=v)
+    return out
 
 
 def compare_runs(
@@ -306,8 +445,13 @@ def compare_runs(
     power: float = 0.8,
     allow_off_protocol: bool = False,
     allow_errors: bool = False,
+    allow_mismatch: bool = False,
 ) -> Comparison:
     """Pair B against A by episode id. Raises `Refused` for reads that cannot be paired.
+
+    Reads that declare what pairs them (`Run.pairing`: an Inspect log's task, dataset and sample
+    ids) are checked by that instead of the benchmark identity (`compare.pairing`): refused when
+    it differs, unless `allow_mismatch`, which labels the comparison NOT MATCHED.
 
     The reporting rules compare reads of one protocol: an off-protocol read (declared, or executed
     unlike the other) is refused unless `allow_off_protocol`, and then labelled OFF-PROTOCOL.
@@ -319,7 +463,9 @@ def compare_runs(
     audits both; nothing here audits again).
     """
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
-    refuse_mixed_benchmarks([fa, fb])
+    unmatched = refuse_unmatched(a, b, fa.label, fb.label, allow=allow_mismatch)
+    if not declares_pairing(a, b):
+        refuse_mixed_benchmarks([fa, fb])
     refuse_mixed_seed_sets([fa, fb])
     _refuse_untagged(((a, fa), (b, fb)))
     off = _off_protocol(fa, fb, allow_off_protocol)
@@ -328,7 +474,7 @@ def compare_runs(
     )
     oa, ob = _outcomes(a), _outcomes(b)
     common = [eid for eid in oa if eid in ob]
-    _refuse_seed_mismatch(a, b, fa.label, fb.label, common)
+    seeds = _refuse_seed_mismatch(a, b, fa.label, fb.label, common)
     if not common:
         raise Refused(
             f"{fa.label} and {fb.label} select no episode id in common "
@@ -342,6 +488,7 @@ def compare_runs(
         )
         for task, c in pairs.cells.items()
     ]
+    tasks = adjust_for_multiplicity(tasks, alpha)
     total, total_ex = pairs.totals()
     overall = paired_counts(
         "all pairs", total["both"], total["only_a"], total["only_b"], total["neither"],
@@ -351,9 +498,10 @@ def compare_runs(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
         only_in_a=[eid for eid in oa if eid not in ob],
         only_in_b=[eid for eid in ob if eid not in oa],
-        notes=_notes(a, b, fa, fb, len(tasks), alpha),
-        labels=_labels(bool(off), fa, errored),
+        notes=_notes(a, b, fa, fb, tasks, alpha) + _seed_notes(seeds) + pairing_notes(a, b),
+        labels=unmatched + _labels(bool(off), fa, errored),
         errored_pairs=pairs.errored,
+        seed_pairing=seeds,
     )
 
 
@@ -457,11 +605,23 @@ def _seeds(run: Run) -> dict[str, int]:
     }
 
 
-def _refuse_seed_mismatch(a: Run, b: Run, la: str, lb: str, common: list[str]) -> None:
-    """Pairs are (task, episode); where both reads record a seed it must be the same start."""
+def _refuse_seed_mismatch(
+    a: Run, b: Run, la: str, lb: str, common: list[str]
+) -> dict[str, int]:
+    """Pairs are (task, episode); where both reads record a seed it must be the same start.
+    Returns how many common episodes were checked that way and how many have no seed on a side
+    (`a_records`/`b_records`: episodes of the common ones each side records a seed for)."""
     sa, sb = _seeds(a), _seeds(b)
+    checked = sum(1 for eid in common if eid in sa and eid in sb)
+    counts = {
+        "episodes": len(common),
+        "seeds_checked": checked,
+        "by_episode_id_only": len(common) - checked,
+        "a_records": sum(1 for eid in common if eid in sa),
+        "b_records": sum(1 for eid in common if eid in sb),
+    }
     if not sa or not sb:
-        return
+        return counts
     for eid in common:
         if eid in sa and eid in sb and sa[eid] != sb[eid]:
             raise Refused(
@@ -469,6 +629,30 @@ def _refuse_seed_mismatch(a: Run, b: Run, la: str, lb: str, common: list[str]) -
                 "mismatch): the reads did not start from the same conditions, so they cannot be "
                 "paired. Re-run one with the other's seeds (lerobot-eval --seed)."
             )
+    return counts
+
+
+def _seed_notes(seeds: dict[str, int]) -> list[str]:
+    """The assumption a pairing by episode id makes where a read records no seed: it is said,
+    never checked. lerobot-eval seeds each evaluation's episodes from its --seed and its files
+    record none, so two files from different evaluations pair as if they shared it."""
+    unchecked, total = seeds.get("by_episode_id_only", 0), seeds.get("episodes", 0)
+    if not unchecked:
+        return []
+    a_none, b_none = seeds.get("a_records", 0) == 0, seeds.get("b_records", 0) == 0
+    who = (
+        "neither read records a seed" if a_none and b_none
+        else "A records no seed" if a_none
+        else "B records no seed" if b_none
+        else f"{unchecked:,} of the {total:,} episodes have no recorded seed on a side"
+    )
+    return [
+        f"{who}: those episodes are paired by episode id (task and index) alone, which assumes "
+        "both reads ran each one from the same start, that is from the same start seed "
+        "(lerobot-eval, for one, seeds its episodes from --seed and records none); the files "
+        "cannot show it, so evaluate both with one seed (where seeds are recorded, pairs are "
+        "checked equal)"
+    ]
 
 
 def _refuse_unscorable(
@@ -490,6 +674,12 @@ def _refuse_unscorable(
                 f"{first.location}: {first.message}); an inconsistent read is not compared. Fix "
                 f"them (see `evalview check {facts.label}`)."
             )
+        if not len(run.episodes):
+            from evalview.load.registry import no_cases_reason
+
+            why = no_cases_reason(run.kind)
+            if why is not None:  # what `score` says of it, in its format's terms
+                raise Refused(no_cases_message(facts.label, why))
         ids = [e.episode_id for e in errored_cases(run.scheduled())]
         if ids and not allow_errors:
             shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
@@ -504,7 +694,7 @@ def _refuse_unscorable(
 
 
 def _notes(
-    a: Run, b: Run, fa: ReadFacts, fb: ReadFacts, n_tasks: int, alpha: float
+    a: Run, b: Run, fa: ReadFacts, fb: ReadFacts, tasks: list[PairedCounts], alpha: float
 ) -> list[str]:
     """Caveats that do not stop the comparison but must be read next to it."""
     notes: list[str] = []
@@ -522,16 +712,29 @@ def _notes(
             notes.append(
                 f"{facts.label}: {problems} reading problem(s); run `evalview check {facts.label}`"
             )
+    n_tasks = len(tasks)
     if n_tasks > 1:
         notes.append(
             "'all pairs' pools the pairs of every task (each pair weighs the same), "
             "which is the all-T mean only when every task has as many pairs"
         )
         # Each task's test holds its level alone; across many tasks some fire by chance.
+        family = [t for t in tasks if t.adjusted is not None]
+        wins = [t for t in family if t.verdict.code in WINS]
+        holm_n = sum(1 for t in wins if t.adjusted is not None and t.adjusted.holm_rejects)
+        bh_n = sum(1 for t in wins if t.adjusted is not None and t.adjusted.bh_rejects)
+        adjusted = (
+            f"Adjusted for the {len(family)} tests, {holm_n} of the {len(wins)} per-task "
+            f"difference(s) hold after Holm's correction (family-wise error) and {bh_n} after "
+            "Benjamini–Hochberg's (false discovery rate)"
+            if wins
+            else "No per-task test declares a difference, so none can hold after adjustment"
+        )
         notes.append(
-            f"the {n_tasks} per-task tests are each at the {alpha:g} level, uncorrected: with no "
-            f"real difference about {n_tasks * alpha:.2g} would come out significant by chance; "
-            "a per-task mark is a lead to re-test, not a claim"
+            f"the {n_tasks} per-task tests are each at the {alpha:g} level: with no real "
+            f"difference about {n_tasks * alpha:.2g} would come out significant by chance. "
+            f"{adjusted}; the all-pairs verdict is the primary one, a per-task mark is a lead "
+            "to re-test, not a claim"
         )
     return notes
 

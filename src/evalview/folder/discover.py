@@ -132,6 +132,9 @@ def discover(
         return found.truncated is not None
 
     def walk(entries: list[os.DirEntry[str]], prefix: str, depth: int) -> None:
+        from evalview.load.lm_eval.reader import read_with_results
+
+        names = [e.name for e in entries]
         for entry in entries:
             if over_limit():
                 return
@@ -158,6 +161,8 @@ def discover(
                 )
                 continue
             if is_file:
+                if read_with_results(name, names):  # lm-eval samples: part of their results read
+                    continue
                 if name.lower().endswith(CANDIDATE_SUFFIXES):
                     add(Candidate(rel, "file"))
                 continue

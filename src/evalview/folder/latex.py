@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from evalview.fmt import pct
 from evalview.folder.reads import ReadRow, TaskCell
 from evalview.folder.table import latex_escape, note_parts, task_matrix
 
@@ -200,7 +201,7 @@ def _note_text(text: str) -> str:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}"
+    return pct(x, unit="")
 
 
 def _int_digits(values: Sequence[float]) -> int:

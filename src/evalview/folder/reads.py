@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from evalview.errors import Refused
 from evalview.findings import count_by_severity
+from evalview.fmt import pct_range, points
 from evalview.folder.discover import Candidate
 from evalview.load.bounds import MAX_BYTES
 from evalview.load.errors import InputError, NotARead
@@ -351,14 +352,14 @@ def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) 
         solved = sum(r.solved or 0 for r in arm.reads)
         rollouts = sum(r.rollouts for r in arm.reads)
         spread = (
-            f"min–max over {len(arm.reads)} seed(s) {100 * arm.min:.1f}–{100 * arm.max:.1f} %"
+            f"min–max over {len(arm.reads)} seed(s) {pct_range(arm.min, arm.max)}"
             if arm.min is not None and arm.max is not None
             else f"no mean over {len(arm.reads)} seed(s): a success_rate is not a fraction"
         )
         delta = (
             ()
             if arm.delta_vs_reference is None
-            else (f"Δ vs {card.reference} {100 * arm.delta_vs_reference:+.1f} pt",)
+            else (f"Δ vs {card.reference} {points(arm.delta_vs_reference)}",)
         )
         rows.append(
             ReadRow(

@@ -13,7 +13,7 @@ import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from evalview.fmt import ratio
+from evalview.fmt import pct, ratio
 from evalview.folder.reads import ReadRow, TaskCell
 from evalview.textsafe import clean, json_text
 
@@ -59,7 +59,7 @@ def _first_sentence(message: str, path: str) -> str:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}"
+    return pct(x, unit="")
 
 
 def cells(row: ReadRow, pm: str = "±", dash: str = "—", en: str = "–") -> list[str]:

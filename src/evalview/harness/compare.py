@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from evalview.errors import Refused
 from evalview.findings import Finding
 from evalview.harness import rules as R
 from evalview.harness.audit import SINGLE_SEED_LABEL
-from evalview.harness.score import MIN_SEEDS_FOR_CLAIM, HarnessScore
+from evalview.harness.score import (
+    MIN_SEEDS_FOR_CLAIM,
+    HarnessScore,
+    exact_mean,
+    seed_differences,
+)
 from evalview.model.harness import BenchmarkResult
 
 #: The provenance fields that must agree for a matched comparison, in the spec's order.
@@ -42,12 +48,16 @@ class ArmComparison:
     shared_seeds: tuple[int, ...]
     differences: tuple[float, ...]  # per shared seed, B - A
     claim: bool
+    #: mean_b − mean_a from the exact rates (rounded once where it is shown)
+    exact_difference: Fraction = Fraction(0)
+    #: the per-seed differences' mean, exact; None without a shared seed
+    exact_seed_mean: Fraction | None = None
 
     @property
     def difference(self) -> float | None:
         if self.mean_a is None or self.mean_b is None:
-            return None
-        return self.mean_b - self.mean_a
+            return None  # an arm without a mean (a success_rate that is not a fraction)
+        return float(self.exact_difference)
 
     @property
     def sd(self) -> float | None:
@@ -67,7 +77,7 @@ class ArmComparison:
             "shared_seeds": list(self.shared_seeds),
             "seed_differences": list(self.differences),
             "mean_seed_difference": (
-                statistics.fmean(self.differences) if self.differences else None),
+                None if self.exact_seed_mean is None else float(self.exact_seed_mean)),
             "sd": self.sd,
             "label": self.label,
             "claim": self.claim,
@@ -160,13 +170,20 @@ def compare_harness(
         rb = rows_b.get(name)
         if rb is None:
             continue
-        by_seed = {r.seed: r.rate for r in ra.reads}
-        shared = tuple(r.seed for r in rb.reads if r.seed in by_seed)
         # an arm without a mean has a rate that is not a fraction: nothing is differenced
         valid = ra.mean is not None and rb.mean is not None
-        diffs = tuple(r.rate - by_seed[r.seed] for r in rb.reads if r.seed in by_seed and valid)
+        ran = {r.seed for r in ra.reads}
+        shared = tuple(r.seed for r in rb.reads if r.seed in ran)
+        seeds = seed_differences(rb.reads, ra.reads) if valid else []
+        diffs = tuple(float(d) for _, d in seeds)
         claim = len(shared) >= MIN_SEEDS_FOR_CLAIM and not single and not fields and valid
-        arms.append(ArmComparison(name, ra.mean, rb.mean, shared, diffs, claim))
+        arms.append(ArmComparison(
+            name, ra.mean, rb.mean, shared, diffs, claim,
+            exact_difference=(exact_mean(r.exact_rate for r in rb.reads)
+                              - exact_mean(r.exact_rate for r in ra.reads)) if valid
+            else Fraction(0),
+            exact_seed_mean=exact_mean(d for _, d in seeds) if seeds else None,
+        ))
     return HarnessComparison(
         a=score_a, b=score_b, mismatched=tuple(fields), arms=tuple(arms),
         only_a=tuple(n for n in rows_a if n not in rows_b),

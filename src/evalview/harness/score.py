@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from evalview.findings import Finding
+from evalview.fmt import exact, fixed
 from evalview.harness.audit import REFERENCE_ARM, SINGLE_SEED_LABEL, declared_diff, solved_count
 from evalview.model.harness import ArmResult, BenchmarkResult
 from evalview.rules import DUPLICATE_KEY
@@ -69,6 +72,15 @@ class Read:
     measured: dict[str, float | int | None]
     labels: tuple[str, ...] = ()
     recovery: RecoveryRead | None = None
+
+    @property
+    def exact_rate(self) -> Fraction:
+        """solved / rollouts as a fraction where the count is known, else the recorded rate as
+        the decimal the file wrote: means and differences of rates are exact, rounded once
+        where they are shown (0.8125 − 0.625 is 0.1875, not 0.18749999999999994)."""
+        if self.solved is not None and self.rollouts > 0:
+            return Fraction(self.solved, self.rollouts)
+        return exact(self.rate)
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -154,8 +166,9 @@ class ReplicateContrast:
         if not self.claim:
             return (f"no claim: {self.n} shared seed(s) with {self.reference}; a claim needs "
                     f"at least {MIN_SEEDS_FOR_CLAIM}")
-        sd = "" if self.sd is None else f", sample SD {100 * self.sd:.2f} pt"
-        return (f"{100 * self.mean:+.2f} pt over {self.reference} across {self.n} seeds{sd}")
+        sd = "" if self.sd is None else f", sample SD {fixed(100 * exact(self.sd), 2)} pt"
+        return (f"{fixed(100 * exact(self.mean), 2, sign=True)} pt over {self.reference} "
+                f"across {self.n} seeds{sd}")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -356,11 +369,24 @@ def _se(rate: float, n: int) -> float:
     return math.sqrt(rate * (1 - rate) / n) if n > 0 and is_fraction(rate) else math.nan
 
 
-def _spread(rates: list[float]) -> tuple[float | None, float | None, float | None]:
-    """(mean, min, max) over seeds; None for all three when a rate is not a fraction."""
-    if not all(map(is_fraction, rates)):
+def _spread(reads: tuple[Read, ...]) -> tuple[Fraction | None, float | None, float | None]:
+    """(exact mean, min, max) over seeds; None for all three when a rate is not a fraction."""
+    if not all(is_fraction(r.rate) for r in reads):
         return None, None, None
-    return statistics.fmean(rates), min(rates), max(rates)
+    rates = [r.rate for r in reads]
+    return exact_mean(r.exact_rate for r in reads), min(rates), max(rates)
+
+
+def exact_mean(values: Iterable[Fraction]) -> Fraction:
+    """The mean of exact rates (or differences), exact."""
+    items = list(values)
+    return sum(items, Fraction(0)) / len(items)
+
+
+def seed_differences(reads: tuple[Read, ...], ref: tuple[Read, ...]) -> list[tuple[int, Fraction]]:
+    """(seed, rate − reference rate) over the seeds both arms ran, exact."""
+    by_seed = {r.seed: r for r in ref}
+    return [(r.seed, r.exact_rate - by_seed[r.seed].exact_rate) for r in reads if r.seed in by_seed]
 
 
 def _contrast(reads: tuple[Read, ...], ref: tuple[Read, ...], reference: str,
@@ -368,17 +394,18 @@ def _contrast(reads: tuple[Read, ...], ref: tuple[Read, ...], reference: str,
     if not all(is_fraction(r.rate) for r in (*reads, *ref)):
         return None  # no claim and no description from a rate that is not a fraction
     by_seed = {r.seed: r for r in ref}
+    exact_diffs = seed_differences(reads, ref)
     diffs = tuple(
-        Difference(r.seed, r.rate - by_seed[r.seed].rate,
+        Difference(seed, float(d),
                    math.sqrt(_se(r.rate, r.rollouts) ** 2
-                             + _se(by_seed[r.seed].rate, by_seed[r.seed].rollouts) ** 2))
-        for r in reads if r.seed in by_seed
+                             + _se(by_seed[seed].rate, by_seed[seed].rollouts) ** 2))
+        for (seed, d), r in zip(exact_diffs, (r for r in reads if r.seed in by_seed), strict=True)
     )
     if not diffs:
         return None
-    values = [d.difference for d in diffs]
-    sd = statistics.stdev(values) if len(values) >= 2 else None
-    return ReplicateContrast(reference, diffs, statistics.fmean(values), sd, single_seed)
+    values = [d for _, d in exact_diffs]
+    sd = float(statistics.stdev(values)) if len(values) >= 2 else None
+    return ReplicateContrast(reference, diffs, float(exact_mean(values)), sd, single_seed)
 
 
 def score_harness(
@@ -424,11 +451,11 @@ def score_harness(
         reads_of[name] = tuple(_read(a, arm_labels, result.recovery) for a in arms)
     ref_mean = None
     if reference is not None:
-        ref_mean = _spread([r.rate for r in reads_of[reference]])[0]
+        ref_mean = _spread(reads_of[reference])[0]
     rows = []
     for name, arms in grouped.items():
         reads = reads_of[name]
-        mean, low, high = _spread([r.rate for r in reads])
+        mean, low, high = _spread(reads)
         is_ref = name == reference
         contrast = None
         if reference is not None and not is_ref:
@@ -438,12 +465,12 @@ def score_harness(
             mode=arms[0].mode,
             objective=arms[0].objective,
             reads=reads,
-            mean=mean,
+            mean=None if mean is None else float(mean),
             min=low,
             max=high,
             optimizer_steps=arms[0].optimizer_steps,
             delta_vs_reference=(None if ref_mean is None or mean is None or is_ref
-                                else mean - ref_mean),
+                                else float(mean - ref_mean)),
             is_reference=is_ref,
             measured={key: _mean_or_none([r.measured[key] for r in reads])
                       for key, _l, _u in MEASURED},

@@ -120,6 +120,13 @@ class Reader:
     #: why its episodes give no partial credit (None: they record verifier messages), said after
     #: "FILE is " (so it starts with the format's noun)
     no_partial_credit: str | None = None
+    #: why a read of it can hold no case to score, and what would give it some (None: a read
+    #: with no case is an empty schedule, said in the closed run's terms), said after
+    #: "FILE: no selected case to score: " by `score`, `export`, `compare` and the app
+    no_cases: str | None = None
+    #: what two of its reads must share to be paired, said after "Pairs need " when their
+    #: declared pairing facts (`Run.pairing`) differ
+    pairs_need: str | None = None
     #: the file name endings (lower case) a folder scan offers to the readers as candidates;
     #: whether a candidate is this format is still decided by `detect`, never by its name
     suffixes: tuple[str, ...] = (".json",)

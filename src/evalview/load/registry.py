@@ -18,7 +18,9 @@ from evalview.load import (
     checkpoint_inputs,
     closed_run,
     harness_result,
+    inspect_ai,
     lerobot,
+    lm_eval,
     result_json,
     task_results,
 )
@@ -54,6 +56,8 @@ BUILTIN: tuple[Reader, ...] = (
     lerobot.READER,
     checkpoint_inputs.READER,
     task_results.READER,
+    inspect_ai.READER,
+    lm_eval.READER,
 )
 
 def ordered(readers: tuple[Reader, ...]) -> tuple[Reader, ...]:
@@ -107,6 +111,12 @@ def reader_named(name: str) -> Reader | None:
         if reader.name == name:
             return reader
     return next((r for r in plugin_readers() if r.name == name), None)
+
+
+def no_cases_reason(kind: str) -> str | None:
+    """Why a read of format `kind` holds no case to score (its reader's declaration), or None."""
+    reader = reader_named(kind)
+    return None if reader is None else reader.no_cases
 
 
 def formats_sentence() -> str:

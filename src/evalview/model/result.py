@@ -19,6 +19,8 @@ SOURCE_FORMAT: Final = "starvla-rsi.eval/v1"
 LEROBOT_SOURCE_FORMAT: Final = "lerobot-eval/eval_info.json"
 #: `source_format` of a result exported from one read of a RecoveryBench task-results JSONL.
 TASK_RESULTS_SOURCE_FORMAT: Final = "miniverl-recoverybench/task-results.jsonl"
+#: `source_format` of a result exported from an Inspect AI eval log (.eval or .json).
+INSPECT_SOURCE_FORMAT: Final = "inspect-ai/eval-log"
 
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
 Count = Annotated[int, Field(ge=0)]
@@ -177,6 +179,8 @@ class Result(_Strict):
         "starvla-rsi.eval/v1",
         "lerobot-eval/eval_info.json",
         "miniverl-recoverybench/task-results.jsonl",
+        "inspect-ai/eval-log",
+        "lm-eval/results",
     ]
     run_id: str | None
     benchmark: Benchmark

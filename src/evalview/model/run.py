@@ -197,9 +197,25 @@ class Run:
     columns: dict[str, Any] = field(default_factory=dict)
     #: The input's own headline numbers, as recorded (LeRobot: the pooled pc_success, percent).
     reported: dict[str, float] = field(default_factory=dict)
+    #: The same for each of `views` (LeRobot: per_group's pc_success of each group): a view is
+    #: compared with what the input records for that view, never with the whole read's number.
+    reported_views: dict[str, dict[str, float]] = field(default_factory=dict)
     #: A reopened result.json: the document as published, whose recorded numbers the session
     #: recomputes from the episodes (stats/reaudit.py). None for every other input.
     published: Result | None = None
+    #: What another read must share to be paired with this one, episode by episode (name ->
+    #: value; Inspect: task, task version, dataset, sample ids and epochs). Empty: the benchmark
+    #: identity decides, as for a closed run (`compare.pairing`).
+    pairing: dict[str, str] = field(default_factory=dict)
+    #: What each episode is, for naming the first one two reads do not share when their pairing
+    #: differs (episode id -> "doc_hash ..." for lm-eval). Empty: not said per episode.
+    pair_keys: dict[str, str] = field(default_factory=dict)
+    #: The input tool's own headline, as recorded and recomputed (Inspect's accuracy over the
+    #: samples it scored), shown beside evalview's in `score` (`source.native`). Empty: none.
+    native: dict[str, Any] = field(default_factory=dict)
+    #: What the input holds that an export leaves behind, said in result.json's labels (Inspect:
+    #: transcripts, model outputs, tool calls, model_args and model_base_url values).
+    left_out: tuple[str, ...] = ()
 
     @property
     def manifest(self) -> dict[str, Any] | None:

@@ -136,6 +136,7 @@ def build_document(
                 "score only reads whose rollouts all completed"
             )
         labels.append(label)
+    labels.extend(run.left_out)
     return {
         "schema_version": SCHEMA_VERSION,
         "generator": {"name": "evalview", "version": __version__},

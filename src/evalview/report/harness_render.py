@@ -13,16 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from evalview.fmt import pct_range, points
 from evalview.report.render import CSP, ENV
 
 
 def _pt(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:+.1f} pt"
+    return points(x)
 
 
 def _pct_range(lo: float | None, hi: float | None) -> str:
     """A min-max range of rates with one unit, `25.0–27.1 %`, as the app shows it."""
-    return "—" if lo is None or hi is None else f"{100 * lo:.1f}–{100 * hi:.1f} %"
+    return pct_range(lo, hi)
 
 
 def _pos(x: float) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
+from evalview import fmt
 from evalview.model.result import Result
 
 #: Blocks scripts, frames, fonts, images other than data: URLs and every network fetch.
@@ -32,20 +33,29 @@ _ENV = jinja2.Environment(
 
 
 def pct(x: float | None, digits: int = 1) -> str:
-    return "—" if x is None else f"{100 * x:.{digits}f} %"
+    """A rate as percent, rounded by the one rule of every view (evalview.fmt)."""
+    return fmt.pct(x, digits)
 
 
 def interval(iv: tuple[float, float] | None, digits: int = 1) -> str:
-    return "—" if iv is None else f"[{100 * iv[0]:.{digits}f}, {100 * iv[1]:.{digits}f}] %"
+    if iv is None:
+        return "—"
+    return f"[{fmt.pct(iv[0], digits, unit='')}, {fmt.pct(iv[1], digits, unit='')}] %"
 
 
 def points(x: float | None, digits: int = 1) -> str:
     """A standard error in percentage points, `1.0 pt`: the app and the CLI say the same."""
-    return "—" if x is None else f"{100 * x:.{digits}f} pt"
+    return fmt.points(x, digits, sign=False)
+
+
+def bare_points(x: float | None, digits: int = 1) -> str:
+    """A spread in points with no unit, `9.6`, for a cell whose label says `SE`."""
+    return fmt.points(x, digits, sign=False, unit="")
 
 
 _ENV.filters["pct"] = pct
 _ENV.filters["points"] = points
+_ENV.filters["bare_points"] = bare_points
 _ENV.filters["interval"] = interval
 #: The one template environment (the harness result's page renders with it too).
 ENV = _ENV

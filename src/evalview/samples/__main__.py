@@ -26,9 +26,21 @@ def main(argv: list[str] | None = None) -> int:
         help="write only the candidate read of robobench-24x50 (policy ckpt-52000) into OUTDIR, "
         "a new or empty directory; compare: evalview sample_runs/robobench-24x50 OUTDIR",
     )
+    parser.add_argument(
+        "--inspect",
+        action="store_true",
+        help="write only the Inspect AI sample logs, both models in both formats (.eval and "
+        ".json), into OUTDIR",
+    )
     args = parser.parse_args(argv)
     try:
-        if args.candidate:
+        if args.inspect:
+            from pathlib import Path
+
+            from evalview.samples.inspect_ai import write_inspect_samples
+
+            paths = write_inspect_samples(Path(args.outdir), ("eval", "json"))
+        elif args.candidate:
             paths = [generate_candidate_read(args.outdir)]
         else:
             paths = write_sample_runs(args.outdir)

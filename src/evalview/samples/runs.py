@@ -10,8 +10,13 @@ from pathlib import Path
 from evalview.samples.closed_run import ClosedRun, build_closed_run, write_closed_run
 from evalview.samples.faults import FAULTS, build_faulty_run
 from evalview.samples.harness import readme_section, write_harness_samples
+from evalview.samples.inspect_ai import INSPECT_DIR, write_inspect_samples
+from evalview.samples.inspect_ai import readme_section as inspect_readme_section
 from evalview.samples.lerobot import FILES as LEROBOT_FILES
 from evalview.samples.lerobot import write_lerobot_samples
+from evalview.samples.lm_eval import LM_EVAL_DIR
+from evalview.samples.lm_eval import readme_section as lm_eval_readme_section
+from evalview.samples.lm_eval import write as write_lm_eval_samples
 
 #: The directory (under sample_runs/) of the LeRobot eval_info.json samples.
 LEROBOT_DIR = "lerobot"
@@ -185,6 +190,8 @@ def readme() -> str:
         lines.append(f"| {fault.name} | {fault.family} | {fault.description} |")
     lines.append("")
     lines += readme_section()
+    lines += inspect_readme_section()
+    lines += lm_eval_readme_section()
     return "\n".join(lines)
 
 
@@ -211,6 +218,10 @@ def write_sample_runs(out_dir: str | Path, names: tuple[str, ...] | None = None)
         written.append(write_closed_run(sample.build(), target))
     if names is None or LEROBOT_DIR in names:
         written.extend(write_lerobot_samples(root / LEROBOT_DIR))
+    if names is None or INSPECT_DIR in names:
+        written.extend(write_inspect_samples(root / INSPECT_DIR))
+    if names is None or LM_EVAL_DIR in names:
+        written.extend(write_lm_eval_samples(root / LM_EVAL_DIR))
     if names is None:
         written.extend(write_harness_samples(root))
         (root / "README.md").write_text(readme(), encoding="utf-8")

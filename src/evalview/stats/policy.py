@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalview.findings import Finding
+from evalview.fmt import pct_range, ratio
 from evalview.model.run import Run
+from evalview.stats.aggregate import ZeroSpread
 from evalview.stats.benchmark import BenchmarkDeclaration, SeedSet
 from evalview.stats.errors import ErroredCase
 
@@ -26,6 +28,8 @@ NO_ERROR_RECORD = (
 )
 #: The label of a view over one of the read's own task groups (a LeRobot suite).
 GROUP_VIEW = "(group view)"
+#: The start of the label of an all-T SE that is zero by design (stats/aggregate.py ZeroSpread).
+ZERO_SPREAD = "SE zero by design, not precision"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +72,11 @@ class ReadState:
     group_view: bool = False
     #: False when the format cannot record errored or unattempted episodes (LeRobot)
     records_errors: bool = True
+    #: every task is 0/n or n/n: the all-T SE and both intervals are zero by design
+    zero_spread: ZeroSpread | None = None
+    #: why the read holds no case, in its format's terms (the reader's `no_cases`); None: the
+    #: closed run's words (an empty or unreadable protocol.episode_ids)
+    no_cases: str | None = None
 
     @property
     def view_applied(self) -> bool:
@@ -147,14 +156,17 @@ def refusals(s: ReadState) -> tuple[Refusal, ...]:
             )
         )
     if not s.has_tasks:
-        out.append(
-            Refusal(
-                "no-cases",
-                f"{s.path}: no selected case to score (manifest.json protocol.episode_ids is "
-                "empty or unreadable).",
-            )
-        )
+        out.append(Refusal("no-cases", no_cases_message(s.path, s.no_cases)))
     return tuple(out)
+
+
+def no_cases_message(path: str, why: str | None) -> str:
+    """The no-cases refusal: in the format's terms when its reader says why (`Reader.no_cases`),
+    else in the closed run's."""
+    if why is not None:
+        return f"{path}: no selected case to score: {why}"
+    return (f"{path}: no selected case to score (manifest.json protocol.episode_ids is empty or "
+            "unreadable).")
 
 
 def labels(s: ReadState) -> tuple[str, ...]:
@@ -183,7 +195,40 @@ def labels(s: ReadState) -> tuple[str, ...]:
         out.append(s.view_size_warning)
     if s.version_unverified is not None:
         out.append(f"{NOT_PUBLISHABLE}: {s.version_unverified}")
+    if s.zero_spread is not None:
+        out.append(zero_spread_label(s.zero_spread))
     return tuple(out)
+
+
+def zero_spread_label(z: ZeroSpread) -> str:
+    """Said beside the number wherever it is shown (text, --json `labels`, the app, the page):
+    an SE of 0 there is the design speaking, and the pooled Wilson interval is what is honest."""
+    low, high = z.episodes
+    if high == 1:
+        design = "one episode per task"
+    elif low == high:
+        design = f"{low} episodes per task, each task all successes or all failures"
+    else:
+        design = f"{low} to {high} episodes per task, each task all successes or all failures"
+    pooled = (
+        f"pooled Wilson 95 % {pct_range(*z.pooled_wilson95)} "
+        f"({ratio(z.successes, z.selected)} episodes)"
+    )
+    if z.episodes_needed is None:
+        need = (
+            f"every episode {z.one_outcome}: no number of episodes per task gives an SE while "
+            "that holds"
+        )
+    else:
+        rarer = "failure" if 2 * z.successes >= z.selected else "success"
+        need = (
+            f"a real SE needs at least {z.episodes_needed:,} episodes per task (at the pooled "
+            f"rate, one {rarer} expected in each task)"
+        )
+    return (
+        f"{ZERO_SPREAD}: every task is 0/n or n/n ({design}), so the binomial SE, the normal "
+        f"interval and the seed bootstrap have no spread to measure; {pooled}; {need}"
+    )
 
 
 def view_size_problem(view: str, tasks: tuple[str, ...] | list[str], source: str) -> str | None:

@@ -55,7 +55,10 @@ def published_numbers(card: Scorecard) -> dict[str, Any]:
         },
         "rates": rates,
         # the score's own JSON (one source for both), less the view: an export is all-T
-        "aggregate": {k: v for k, v in card.aggregate.to_json().items() if k != "view"},
+        # (the zero-spread caveat is published as a label, the page's and every reader's)
+        "aggregate": {
+            k: v for k, v in card.aggregate.to_json().items() if k not in ("view", "zero_spread")
+        },
         "tasks": [
             {
                 "task": t.task,

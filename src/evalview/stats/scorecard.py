@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from evalview.findings import Finding, Severity
+from evalview.fmt import exact
 from evalview.model.facts import TEST, ReadFacts, read_facts
 from evalview.model.run import ERROR, EpisodeTable, Run, take_rows
 from evalview.stats import policy
-from evalview.stats.aggregate import all_tasks_mean
+from evalview.stats.aggregate import ZeroSpread, all_tasks_mean, zero_spread
 from evalview.stats.benchmark import (
     BenchmarkDeclaration,
     SeedSet,
@@ -123,6 +125,11 @@ class Aggregate:
     bootstrap: Interval | None
     resamples: int
     view: str | None = None
+    #: the mean as an exact fraction (stats/aggregate.py): differences and means of means are
+    #: computed from it, so each is rounded once where it is shown. Not output.
+    exact_mean: Fraction | None = field(default=None, compare=False, repr=False)
+    #: every task is 0/n or n/n: the SE and both intervals are zero by design (None otherwise)
+    zero_spread: ZeroSpread | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,6 +142,7 @@ class Aggregate:
             "bootstrap_resamples": self.resamples,
             "bootstrap_seed": 7,
             "view": self.view,
+            "zero_spread": None if self.zero_spread is None else self.zero_spread.to_json(),
         }
 
 
@@ -266,6 +274,7 @@ def score_run(
     task_rows = _task_scores(cases, tasks, missing)
     name = view if view is not None and state.view_applied else f"all-{len(tasks)}"
     aggregate, per_task = _aggregate(cases, tasks, task_rows, name, bootstrap, view)
+    state = replace(state, zero_spread=aggregate.zero_spread)
     denominators = count(cases.status, cases.success, missing=len(missing))
     return Scorecard(
         path=str(run.path),
@@ -291,7 +300,11 @@ def score_run(
         off_protocol=facts.off_protocol,
         declared=benchmark is not None,
         task_outcomes=per_task,
-        source=_source(run, denominators, task_rows) if run.source_format else None,
+        source=(
+            _source(run, denominators, task_rows, view if state.view_applied else None)
+            if run.source_format
+            else None
+        ),
     )
 
 
@@ -375,7 +388,18 @@ def _read_state(
         allow_off_protocol=allow_off_protocol,
         group_view=view is not None and benchmark is None and sel.view_problem is None,
         records_errors=run.records_errors,
+        no_cases=_no_cases(run),
     )
+
+
+def _no_cases(run: Run) -> str | None:
+    """Why a read with no episode at all holds none, as its reader says it (None: not such a
+    read, or its reader says nothing)."""
+    if len(run.episodes):
+        return None
+    from evalview.load.registry import no_cases_reason
+
+    return no_cases_reason(run.kind)
 
 
 def _aggregate(
@@ -390,12 +414,16 @@ def _aggregate(
     no outcomes, when there is no task or a task has no selected case."""
     if not task_rows or not all(t.selected > 0 for t in task_rows):
         return Aggregate(name, len(tasks), None, None, None, None, bootstrap, view), ()
-    value = all_tasks_mean([t.successes for t in task_rows], [t.selected for t in task_rows])
+    counts = ([t.successes for t in task_rows], [t.selected for t in task_rows])
+    value = all_tasks_mean(*counts)
     index = rows_by_task(cases)
     rows = (index.get(t, _NO_ROWS) for t in tasks)
     per_task = tuple(outcomes(cases.status[r], cases.success[r]) for r in rows)
     boot = bootstrap_interval(list(per_task), bootstrap) if bootstrap else None
-    aggregate = Aggregate(name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view)
+    aggregate = Aggregate(
+        name, len(tasks), value.mean, value.se, value.ci95, boot, bootstrap, view,
+        exact_mean=value.exact_mean, zero_spread=zero_spread(*counts),
+    )
     return aggregate, per_task
 
 
@@ -416,10 +444,20 @@ def with_bootstrap(card: Scorecard, resamples: int = DEFAULT_RESAMPLES) -> Score
     return replace(card, aggregate=replace(a, bootstrap=boot, resamples=resamples))
 
 
-def _source(run: Run, d: Any, task_rows: list[TaskScore]) -> dict[str, Any]:
-    """What the input format can honestly say, and its own pooled headline next to all-T."""
+def _source(
+    run: Run, d: Any, task_rows: list[TaskScore], view: str | None = None
+) -> dict[str, Any]:
+    """What the input format can honestly say, and its own pooled headline next to all-T.
+
+    A view is compared with what the input records for that view (LeRobot's per_group
+    pc_success of the group), never with the whole read's number; a view the input records
+    nothing for (a benchmark's subset) is compared with nothing."""
     sizes = sorted({t.selected for t in task_rows})
-    recorded = run.reported.get("pc_success")
+    recorded = (
+        run.reported.get("pc_success")
+        if view is None
+        else run.reported_views.get(view, {}).get("pc_success")
+    )
     if len(sizes) <= 1:
         why = (
             "every task has the same number of episodes, so the pooled rate and the all-T "
@@ -435,11 +473,14 @@ def _source(run: Run, d: Any, task_rows: list[TaskScore]) -> dict[str, Any]:
         "records_errors": run.records_errors,
         "note": "the format records no errored or unattempted episode: every denominator is "
         "the episodes recorded" if not run.records_errors else None,
-        "reported_pc_success": None if recorded is None else recorded / 100,
+        # the recorded percent as the fraction it stands for, exactly (80.75 -> 0.8075)
+        "reported_pc_success": None if recorded is None else float(exact(recorded) / 100),
+        # what the recorded number is of: the whole read (null view) or the view's group
+        "reported_pc_success_of": None if recorded is None else (view or "read"),
         "pooled_rate": d.successes / d.selected if d.selected else None,
         "pooled_vs_all_tasks": why,
         "groups": {g: list(t) for g, t in run.views.items()},
-    }
+    } | ({"native": run.native} if run.native else {})
 
 
 def _declared_seed_set(facts: ReadFacts) -> SeedSet | None:

@@ -2,7 +2,8 @@
 
 It displays `evalview.compare.paired.Comparison` and computes nothing of its own beyond layout:
 per task the two rates with Wilson bars on one 0–100 % scale, the difference marked by the
-McNemar verdict, and for the selected task its 2×2 McNemar table and the power line.
+McNemar verdict (mid-p), and for the selected task its 2×2 McNemar table, its p-values (mid-p,
+exact, adjusted for the per-task family) and the power line.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from textual.widgets import DataTable, Footer, Static
 from evalview.compare.paired import Comparison, PairedCounts
 from evalview.compare.power import min_detectable_gap
 from evalview.tui.bars import interval_bar
+from evalview.tui.fmt import pct, points
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
 from evalview.tui.theme import EVALVIEW_THEME
@@ -35,14 +37,14 @@ BAR_WIDTH = 20
 
 
 def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:5.1f} %"
+    return "—" if x is None else f"{pct(x):>7}"
 
 
 def _diff_text(t: PairedCounts) -> Text:
     """The difference, marked by the verdict: ▲ B significantly better, ▼ A, · not significant."""
     if t.difference is None:
         return Text("—", style="dim")
-    value = f"{100 * t.difference:+.1f} pt"
+    value = points(t.difference)
     if t.verdict.code == "b_better":
         return Text(f"▲ {value}", style=_verdict_style(t))
     if t.verdict.code == "a_better":
@@ -67,10 +69,21 @@ def tally_line(c: Comparison) -> str:
     codes = [t.verdict.code for t in c.tasks]
     n_b, n_a = codes.count("b_better"), codes.count("a_better")
     rest = len(codes) - n_b - n_a
-    return (
+    line = (
         f"[bold]tasks[/] [green]B better on {n_b}[/], [red]A better on {n_a}[/], "
-        f"no significant difference on {rest} [dim](McNemar per task, α = {c.alpha:g})[/]"
+        f"no significant difference on {rest} [dim](mid-p McNemar per task, α = {c.alpha:g})[/]"
     )
+    family = [t for t in c.tasks if t.adjusted is not None]
+    if family:
+        holm_b = sum(t.verdict.code == "b_better" and t.adjusted.holm_rejects
+                     for t in family if t.adjusted)
+        holm_a = sum(t.verdict.code == "a_better" and t.adjusted.holm_rejects
+                     for t in family if t.adjusted)
+        line += (
+            f"; after Holm's correction for {len(family)} tasks: B on {holm_b}, A on {holm_a} "
+            "[dim](all pairs is the primary verdict)[/]"
+        )
+    return line
 
 
 def left_out_line(c: Comparison) -> str | None:
@@ -86,12 +99,20 @@ def mcnemar_table(t: PairedCounts) -> str:
     def cell(n: int, tag: str = "") -> str:
         return f"{n}{tag}".rjust(14)
 
+    adjusted = (
+        ""
+        if t.adjusted is None
+        else f"adjusted for the {t.adjusted.family} per-task tests: Holm p = "
+        f"{t.adjusted.holm:.3g}, Benjamini–Hochberg p = {t.adjusted.benjamini_hochberg:.3g}\n"
+    )
     return (
         f"[bold]{escape(t.task)}[/]: {t.pairs} pairs completed by both reads\n"
         f"{'':12}{'B success':>14}{'B failure':>14}\n"
         f"{'A success':12}{cell(t.both)}{cell(t.only_a, ' (c)')}\n"
         f"{'A failure':12}{cell(t.only_b, ' (b)')}{cell(t.neither)}\n"
-        f"McNemar exact p = {t.mcnemar_p:.3g}   pooled z-test p = {t.z_p:.3g}\n"
+        f"McNemar mid-p = {t.mcnemar_midp:.3g} (exact p = {t.mcnemar_p:.3g})   pooled z-test "
+        f"p = {t.z_p:.3g}\n"
+        f"{adjusted}"
         f"{difference_line(t)}\n"
         f"{escape(t.verdict.text)}"
         + (
@@ -112,7 +133,7 @@ def difference_line(t: PairedCounts) -> str:
         return "B − A: no completed pair"
     lo, hi = ci.interval
     line = (
-        f"B − A {100 * ci.difference:+.1f} pt, 95 % interval {100 * lo:+.1f} to {100 * hi:+.1f} pt "
+        f"B − A {points(ci.difference)}, 95 % interval {points(lo, unit='')} to {points(hi)} "
         "[dim](Newcombe, paired by episode)[/]"
     )
     if t.underpowered:
@@ -129,8 +150,9 @@ def power_line(t: PairedCounts, power: float) -> str:
         return "power: no completed pair"
     pbar = ((t.rate_a or 0.0) + (t.rate_b or 0.0)) / 2
     gap = (
-        f"at {t.pairs} pairs the smallest gap resolved at {100 * power:.0f} % power is "
-        f"{100 * min_detectable_gap(t.pairs, pbar, power=power):.1f} points (unpaired)"
+        f"at {t.pairs} pairs the smallest gap resolved at {pct(power, 0)} power is "
+        f"{points(min_detectable_gap(t.pairs, pbar, power=power), sign=False, unit='')} points "
+        "(unpaired)"
         if 0 < pbar < 1
         else f"at {t.pairs} pairs every outcome is the same"
     )
@@ -224,7 +246,7 @@ class CompareScreen(Screen[None]):
         # fonts and showed as a box in the corner.
         yield Static(
             "[b]Compare[/] B against A · paired by episode id · rates over the pairs both "
-            "completed · p: exact McNemar · [dim]↑↓ a task's table below[/]",
+            "completed · p: mid-p McNemar · [dim]↑↓ a task's table below[/]",
             id="compare-title",
         )
         c = self.comparison
@@ -272,7 +294,7 @@ class CompareScreen(Screen[None]):
                 Text(clean(t.task), style="bold" if t is self.comparison.overall else ""),
                 _pct(t.rate_a), _pct(t.rate_b),
                 _diff_text(t),
-                Text(f"{t.mcnemar_p:.3g}", justify="right", style=_verdict_style(t)),
+                Text(f"{t.mcnemar_midp:.3g}", justify="right", style=_verdict_style(t)),
                 Text(f"{t.pairs:,}", justify="right"),
                 Text(f"{t.only_b:,}", justify="right"), Text(f"{t.only_a:,}", justify="right"),
                 _bar(t, "a"), _bar(t, "b"),

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from evalview.fmt import count, pct, ratio
+from evalview.fmt import count, pct, pct_range, points, ratio
 
-__all__ = ["SEVERITY_MARK", "SEVERITY_STYLE", "count_text", "pct", "share"]
+__all__ = ["SEVERITY_MARK", "SEVERITY_STYLE", "count_text", "pct", "pct_range", "points", "share"]
 
 #: Styles named after theme variables, so they follow the theme in 16 and true colour.
 SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "blue"}

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
 from evalview.findings import Finding
-from evalview.fmt import pairs, ratio, short_number
+from evalview.fmt import pairs, pct_range, points, ratio, short_number
 from evalview.harness.score import MEASURED, HarnessScore, measured_text
 from evalview.model.harness_file import HarnessFile
 from evalview.session import HarnessSession
@@ -34,11 +34,11 @@ TABS = (("arms", "Arms"), ("measured", "Measured"), ("controls", "Controls"),
 
 
 def _pt(x: float | None) -> str:
-    return "—" if x is None else f"{100 * x:+.1f} pt"
+    return points(x)
 
 
 def _range(lo: float | None, hi: float | None) -> str:
-    return "—" if lo is None or hi is None else f"{100 * lo:.1f}–{100 * hi:.1f} %"
+    return pct_range(lo, hi)
 
 
 class HarnessScreen(Screen[None]):
@@ -58,6 +58,8 @@ class HarnessScreen(Screen[None]):
         self.hf: HarnessFile = session.file
         self.card = card if card is not None else harness_card(session)
         self.findings: list[Finding] = session.findings
+        #: The 80-column Arms table (no bars, short headers); set from the terminal's width.
+        self.narrow = False
 
     # ----------------------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -81,8 +83,21 @@ class HarnessScreen(Screen[None]):
                     yield DataTable(id="recovery-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
+    #: Narrower than this, the Arms table drops its bars and shortens its labels (NARROW_ARMS).
+    BAR_MIN_WIDTH = 110
+
     def on_mount(self) -> None:
+        self.narrow = self.app.size.width < self.BAR_MIN_WIDTH
+        self.query_one("#arms-title", Static).update(self._arms_title())
         self._fill_arms()
+
+    def on_resize(self) -> None:
+        narrow = self.app.size.width < self.BAR_MIN_WIDTH
+        if narrow != self.narrow:
+            self.narrow = narrow
+            self.query_one("#arms-title", Static).update(self._arms_title())
+            self.query_one("#arms-table", DataTable).clear(columns=True)
+            self._fill_arms()
         self._fill_measured()
         self._fill_findings()
         self._fill_recovery()
@@ -155,6 +170,9 @@ class HarnessScreen(Screen[None]):
     def _arms_title(self) -> str:
         ref = self.card.reference if self.card is not None else None
         against = f"Δ over {esc(ref)} (never over zero)" if ref else "no reference row: no Δ"
+        if self.narrow:
+            return (f"arms: mean over seeds, Δ, range = min–max over seeds; a seed's row: "
+                    f"solved / n and its Wilson 95 % · {against}")
         return ("arms: mean, min–max over seeds (bar) and every read's Wilson 95 % (bar), one "
                 f"0–100 % scale · {against}")
 
@@ -179,11 +197,17 @@ class HarnessScreen(Screen[None]):
 
     # ----------------------------------------------------------------------------- tables
     def _fill_arms(self) -> None:
+        """Arms and their seeds. Below 110 columns the bars go (the numbers stay, Δ first) and
+        the headers shorten, so an 80-column terminal shows every number without scrolling."""
         table = self.query_one("#arms-table", DataTable)
         card = self.card
         single = card is not None and card.single_seed
-        columns = ["arm / seed", "steps", "solved / n", "rate", "min–max · Wilson",
-                   "0 %" + " " * (BAR_WIDTH - 8) + "100 %", "Δ"]
+        narrow = self.narrow
+        bar = "0 %" + " " * (BAR_WIDTH - 8) + "100 %"
+        columns = (
+            ["arm / seed", "steps", "solved", "rate", "Δ", "range"] if narrow
+            else ["arm / seed", "steps", "solved / n", "rate", "min–max · Wilson", bar, "Δ"]
+        )
         if single:
             columns.append("label")
         for label in columns:
@@ -192,36 +216,42 @@ class HarnessScreen(Screen[None]):
             return
         for row in card.arms:
             delta = "reference" if row.is_reference else _pt(row.delta_vs_reference)
-            cells = [
-                Text.assemble((row.name, "bold"), (" (ref.)" if row.is_reference else "",
-                                                   "dim")),
-                Text(str(row.optimizer_steps), justify="right"),
-                Text(f"{len(row.reads)} seed{'s' * (len(row.reads) != 1)}", justify="right"),
-                Text(pct(row.mean), justify="right", style="bold"),
-                Text(_range(row.min, row.max), justify="right"),
-                (Text("") if row.min is None or row.max is None
-                 else interval_bar(row.min, row.max, row.mean, BAR_WIDTH)),
-                Text(delta, justify="right"),
-            ]
-            if single:
-                cells.append(Text(", ".join(row.labels), style="yellow"))
-            table.add_row(*cells, key=f"arm:{row.name}")
+            cells = {
+                "arm": Text.assemble((row.name, "bold"),
+                                     (" (ref.)" if row.is_reference else "", "dim")),
+                "steps": Text(str(row.optimizer_steps), justify="right"),
+                "solved": Text(f"{len(row.reads)} seed{'s' * (len(row.reads) != 1)}",
+                               justify="right"),
+                "rate": Text(pct(row.mean), justify="right", style="bold"),
+                "range": Text(_range(row.min, row.max), justify="right"),
+                "bar": (Text("") if row.min is None or row.max is None  # no mean: no bar
+                        else interval_bar(row.min, row.max, row.mean, BAR_WIDTH)),
+                "delta": Text(delta, justify="right"),
+                "label": Text(", ".join(row.labels), style="yellow"),
+            }
+            table.add_row(*self._arm_cells(cells, narrow, single), key=f"arm:{row.name}")
             for r in row.reads:
                 wilson = r.wilson95
-                cells = [
-                    Text(f"  s{r.seed}", style="dim"),
-                    Text(str(r.optimizer_steps), justify="right", style="dim"),
-                    Text("not a count" if r.solved is None else ratio(r.solved, r.rollouts),
-                         justify="right"),
-                    Text(pct(r.rate), justify="right"),
-                    Text("—" if wilson is None else _range(*wilson), justify="right"),
-                    (Text("") if wilson is None
-                     else interval_bar(wilson[0], wilson[1], r.rate, BAR_WIDTH)),
-                    Text(""),
-                ]
-                if single:
-                    cells.append(Text(", ".join(r.labels), style="yellow"))
-                table.add_row(*cells, key=f"read:{row.name}:{r.seed}")
+                cells = {
+                    "arm": Text(f"  s{r.seed}", style="dim"),
+                    "steps": Text(str(r.optimizer_steps), justify="right", style="dim"),
+                    "solved": Text("not a count" if r.solved is None
+                                   else ratio(r.solved, r.rollouts), justify="right"),
+                    "rate": Text(pct(r.rate), justify="right"),
+                    "range": Text("—" if wilson is None else _range(*wilson), justify="right"),
+                    "bar": (Text("") if wilson is None
+                            else interval_bar(wilson[0], wilson[1], r.rate, BAR_WIDTH)),
+                    "delta": Text(""),
+                    "label": Text(", ".join(r.labels), style="yellow"),
+                }
+                table.add_row(*self._arm_cells(cells, narrow, single),
+                              key=f"read:{row.name}:{r.seed}")
+
+    @staticmethod
+    def _arm_cells(cells: dict[str, Text], narrow: bool, single: bool) -> list[Text]:
+        order = (["arm", "steps", "solved", "rate", "delta", "range"] if narrow
+                 else ["arm", "steps", "solved", "rate", "range", "bar", "delta"])
+        return [cells[k] for k in order] + ([cells["label"]] if single else [])
 
     def _fill_measured(self) -> None:
         table = self.query_one("#measured-table", DataTable)

@@ -118,7 +118,7 @@ A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, 
 
 | key | does |
 | --- | --- |
-| `↑` `↓` | choose a task: its McNemar table and the power line below |
+| `↑` `↓` | choose a task: its McNemar table (mid-p, exact, adjusted p) and power line |
 | `q` | quit (exit 0 compared, 1 refused, 2 unreadable) |
 | `?` | this help, opened at this section (on every screen, `?` opens the keys of that screen) |
 

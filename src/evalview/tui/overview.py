@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from evalview.session import Session
 from evalview.stats import Scorecard
-from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct, share
+from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct, points, share
 from evalview.tui.safe import clean, plain
 from evalview.tui.words import app_words
 
@@ -51,20 +51,39 @@ def aggregate_card(card: Scorecard, *, bootstrap_pending: bool = False) -> Rende
     if a.mean is None:
         grid.add_row("value", Text("— (some task has no selected case)", style="yellow"))
     else:
-        se = f" ± {100 * a.se:.1f} pt SE" if a.se is not None else ""
-        grid.add_row("value", Text(f"{pct(a.mean)}{se}", style="bold"))
+        se = f" ± {points(a.se, sign=False)} SE" if a.se is not None else ""
+        value = Text(f"{pct(a.mean)}{se}", style="bold")
+        # an SE of 0 from tasks that are all 0/n or n/n is the design, not precision: said here,
+        # beside the number (the label below says why; the pooled Wilson interval is honest)
+        zero = " (zero width, by design)" if a.zero_spread is not None else ""
+        if zero:
+            value.append("  zero by design, not precision", style="bold yellow")
+        grid.add_row("value", value)
         if a.ci95 is not None:
-            grid.add_row("95 % (± 1.96 SE)", f"{pct(a.ci95[0])} – {pct(a.ci95[1])}")
+            grid.add_row(
+                "95 % (± 1.96 SE)",
+                Text(f"{pct(a.ci95[0])} – {pct(a.ci95[1])}").append(zero, style="yellow"),
+            )
         if a.bootstrap is not None:
             grid.add_row(
                 "95 % seed bootstrap",
-                f"{pct(a.bootstrap[0])} – {pct(a.bootstrap[1])}  "
-                f"(B = {a.resamples:,}, random.Random(7))",
+                Text(
+                    f"{pct(a.bootstrap[0])} – {pct(a.bootstrap[1])}  "
+                    f"(B = {a.resamples:,}, random.Random(7))"
+                ).append(zero, style="yellow"),
             )
         elif bootstrap_pending:
             grid.add_row("95 % seed bootstrap", Text("computing… (B = 10,000)", style="dim"))
         else:
             grid.add_row("seed bootstrap", Text("off", style="dim"))
+        if a.zero_spread is not None:
+            lo, hi = a.zero_spread.pooled_wilson95
+            grid.add_row(
+                "95 % Wilson, pooled",
+                Text(f"{pct(lo)} – {pct(hi)}", style="bold").append(
+                    f"  ({a.zero_spread.selected:,} episodes)", style="dim"
+                ),
+            )
     parts: list[RenderableType] = [grid]
     for label in card.labels:
         parts.append(Text(f"⚠ {clean(app_words(label))}", style="yellow"))

@@ -17,7 +17,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from evalview.fmt import ratio
+from evalview.fmt import fixed, ratio
 from evalview.psr import CheckpointReport, RunPsrReport
 from evalview.psr.coverage import Coverage
 from evalview.psr.parser import Checkpoint
@@ -71,7 +71,7 @@ def fill_checkpoints(
             plain(c.kind.replace("_", " ")),
             Text(clean(_value(c.observed)), justify="right"),
             Text(clean(_value(c.target)), justify="right"),
-            Text(f"{c.credit:.2f}", justify="right", style="bold"),
+            Text(fixed(c.credit, 2), justify="right", style="bold"),
         )
 
 
@@ -272,8 +272,8 @@ class CheckpointInputsPane(Vertical):
                     _p(s.psr),
                     _p(s.sr),
                     _p(s.cce),
-                    Text("—" if s.rounds is None else f"{s.rounds:.2f}", justify="right"),
-                    Text("—" if s.chats is None else f"{s.chats:.2f}", justify="right"),
+                    Text("—" if s.rounds is None else fixed(s.rounds, 2), justify="right"),
+                    Text("—" if s.chats is None else fixed(s.chats, 2), justify="right"),
                     Text(
                         coverage_cell(s.coverage),
                         style={"final": "green", "partial": "yellow"}.get(s.status, "dim"),

@@ -24,6 +24,7 @@ from textual.widgets import Footer, Input, Static
 from evalview.session import Session
 from evalview.tui.clipboard import copy_to_clipboard
 from evalview.tui.header import RunHeader
+from evalview.tui.keygate import focus_search
 from evalview.tui.safe import clean, clean_block, plain
 from evalview.tui.safe import esc as escape
 
@@ -93,7 +94,9 @@ class RecordScreen(_DetailScreen):
     it, `c` copies it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "find", "Find", id="record.find"),
+        # Priority, with keygate.focus_search: the bar has the focus before the next key (the
+        # keys typed right after `/` went to the record, and a `q` among them quit the app).
+        Binding("slash", "find", "Find", id="record.find", priority=True),
         Binding("c", "copy", "Copy JSON", id="record.copy"),
     ]
 
@@ -127,7 +130,7 @@ class RecordScreen(_DetailScreen):
         if self.json_text is not None:
             find = self.query_one("#detail-find", Input)
             find.display = True
-            find.focus()
+            focus_search(find)
 
     @on(Input.Changed, "#detail-find")
     def _find(self, event: Input.Changed) -> None:

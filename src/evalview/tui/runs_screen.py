@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from evalview.fmt import ratio
+from evalview.fmt import pct, points, ratio
 from evalview.folder.discover import Candidate, Discovery
 from evalview.folder.reads import ReadRow, ScoreOptions, row_of_item
 from evalview.folder.watch import changed_under
@@ -116,8 +116,8 @@ def mean_text(row: ReadRow | None) -> Text:
     if row.mean is None:
         return Text("—", style="dim")
     if row.se is None:  # a harness arm: its mean over seeds (min–max is in its labels)
-        return Text(f"{100 * row.mean:5.1f} (arm)")
-    return Text(f"{100 * row.mean:5.1f} ± {100 * row.se:.1f}")
+        return Text(f"{pct(row.mean, unit=''):>5} (arm)")
+    return Text(f"{pct(row.mean, unit=''):>5} ± {points(row.se, sign=False, unit='')}")
 
 
 #: What a reviewer scans first comes first (a narrow terminal scrolls the rest sideways).
@@ -136,14 +136,34 @@ COLUMNS = (
 )
 
 
-def cells(entry: RunsRow, mark: str, role: str = "") -> Sequence[Cell]:
+#: The last column an 80-column terminal shows without scrolling (the read's name takes the rest).
+LEAD = [c.label for c in COLUMNS].index("all-T % ± SE")
+
+
+def name_text(entry: RunsRow, above: RunsRow | None = None) -> Text:
+    """The read's name; a further read or arm of the file named on the row above as `└ [arm X]`
+    (at 80 columns the file's name and the arm do not both fit, and rows of one file looked
+    identical once cut)."""
+    r = entry.row
+    if r is None:
+        return Text(clean(entry.candidate.rel))
+    prev = above.row if above is not None else None
+    suffix = r.label.removeprefix(r.path)
+    if prev is not None and prev.path == r.path and suffix and prev.label != r.label:
+        return Text.assemble(("  └", "dim"), clean(suffix))
+    return Text(clean(r.label))
+
+
+def cells(
+    entry: RunsRow, mark: str, role: str = "", above: RunsRow | None = None
+) -> Sequence[Cell]:
     r = entry.row
     frac = "" if r is None or r.selected is None else ratio(r.successes, r.selected)
     return (
         Text(mark, style="bold magenta"),
         Text(role, style="bold cyan"),
         verdict_text(entry),
-        Text(clean(entry.candidate.rel if r is None else r.label)),
+        name_text(entry, above),
         frac,
         mean_text(r),
         strip_text(r, 19),
@@ -234,7 +254,8 @@ class RunsScreen(Screen[None]):
         yield Input(
             placeholder="filter: part of a path, policy, benchmark or checkpoint", id="runs-search"
         )
-        yield VirtualTable(COLUMNS, id="runs-table")
+        # Up to all-T % ± SE in the first view of an 80-column terminal; the rest scroll.
+        yield VirtualTable(COLUMNS, id="runs-table", lead=LEAD)
         yield Static("", id="runs-status")
         yield Footer()
 
@@ -470,7 +491,8 @@ class RunsScreen(Screen[None]):
         mark = ""
         if entry.index in self.marked:
             mark = "AB"[self.marked.index(entry.index)]
-        return cells(entry, mark, self.role_of(entry.index))
+        above = self.entries[self.view[position - 1]] if position else None
+        return cells(entry, mark, self.role_of(entry.index), above)
 
     def current(self) -> RunsRow | None:
         table = self.query_one(VirtualTable)

@@ -16,7 +16,7 @@ from evalview.session import Session
 from evalview.stats import TaskScore
 from evalview.tui.bars import interval_bar
 from evalview.tui.episodes import EpisodeFilter
-from evalview.tui.fmt import pct
+from evalview.tui.fmt import pct, pct_range
 from evalview.tui.keygate import focus_search
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.safe import clean, plain
@@ -271,7 +271,7 @@ def _num(n: int, style: str = "") -> Text:
 
 def _interval(lo: float, hi: float) -> str:
     """`42.3–68.8`: the interval in percent without its signs (the column says Wilson 95 %)."""
-    return f"{100 * lo:.1f}–{100 * hi:.1f}"
+    return pct_range(lo, hi, unit="")
 
 
 def _narrow_widths(tasks: tuple[TaskScore, ...]) -> dict[str, int]:

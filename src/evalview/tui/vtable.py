@@ -93,9 +93,23 @@ def path_cut(value: str, width: int) -> str:
         if len(folders) <= 1:
             break
         parts = ["…", *folders[1:], parts[-1]]
-    if over() > 0 and cell_len(parts[-1]) - over() >= 3:
+    # The file's name gives way, while it keeps half the room (a suffix then gives way too).
+    floor = max(3, width // 2) if suffix and width >= 16 else 3
+    if over() > 0 and cell_len(parts[-1]) - over() >= floor:
         parts[-1] = middle_cut(parts[-1], cell_len(parts[-1]) - over())
-    return "/".join(parts) + suffix if over() <= 0 else middle_cut(value, width)
+    if over() <= 0:
+        return "/".join(parts) + suffix
+    if suffix and width >= 16 and cell_len(base) > width // 2:
+        # The suffix does not leave the file a name: half the room each, the file's name cut
+        # in its middle (its tail, where `-v1.json` and `-v2.json` differ, kept) and the
+        # suffix likewise (`[eval…ts_400]`).
+        inner = read.removesuffix("]")
+        room = width - width // 2 - 3  # ` [`, `]`
+        outer, _, name = base.rpartition("/")
+        head = ("…/" if outer else "") + middle_cut(name, width // 2 - (2 if outer else 0))
+        return f"{head} [{middle_cut(inner, room)}]"
+    return middle_cut(value, width)
+
 
 
 def _no_rows(_: int) -> Sequence[Cell]:
@@ -167,9 +181,14 @@ class VirtualTable(ScrollView, can_focus=True):
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
+        lead: int | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.columns = list(columns)
+        #: The last column the first view must show whole: when the columns do not all fit,
+        #: the flexible column takes the room the columns up to `lead` leave, so a narrow
+        #: terminal shows them without scrolling and only the later ones scroll sideways.
+        self.lead = lead
         self.row_count = 0
         self._source: RowSource = _no_rows
         #: The column the rows are sorted by (its header shows ▲ or ▼), or None.
@@ -183,8 +202,7 @@ class VirtualTable(ScrollView, can_focus=True):
         """
         self.row_count = count
         self._source = source
-        flexible = sum(1 for c in self.columns if c.width == 0)
-        self.virtual_size = Size(self._total_width() + flexible * self.MIN_FLEX, count + 1)
+        self.virtual_size = Size(self._line_width(), count + 1)
         self.cursor_row = min(self.cursor_row, max(count - 1, 0))
         if keep_cursor:
             self.refresh()
@@ -204,11 +222,23 @@ class VirtualTable(ScrollView, can_focus=True):
     #: Narrowest a flexible column gets before the table scrolls sideways instead.
     MIN_FLEX = 16
 
+    def _flex_width(self) -> int:
+        """Width of each flexible column when the columns do not all fit the view: what the
+        columns up to `lead` leave of it (at least MIN_FLEX), else MIN_FLEX."""
+        view = self.scrollable_content_region.width or self.size.width
+        flexible = sum(1 for c in self.columns if c.width == 0)
+        if self.lead is None or not flexible:
+            return self.MIN_FLEX
+        if (view - self._total_width() - flexible) // flexible >= self.MIN_FLEX:
+            return self.MIN_FLEX  # every column fits: the flexible ones share what is left
+        first = sum(c.width + 1 for c in self.columns[: self.lead + 1] if c.width)
+        return max(self.MIN_FLEX, (view - first - flexible) // flexible)
+
     def _line_width(self) -> int:
         """The full width of a line: the view, or more when the fixed columns need it."""
         view = self.scrollable_content_region.width or self.size.width
         flexible = sum(1 for c in self.columns if c.width == 0)
-        return max(view, self._total_width() + flexible * self.MIN_FLEX)
+        return max(view, self._total_width() + flexible * self._flex_width())
 
     def _widths(self) -> list[int]:
         width = self._line_width()

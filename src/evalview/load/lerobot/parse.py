@@ -122,6 +122,9 @@ class LeRobotRead:
     newer_keys: bool
     video_paths: int
     findings: list[Finding]
+    #: lerobot-eval's own pooled pc_success of each group (per_group), percent, where it is a
+    #: finite number: what a group view is compared with
+    recorded_group_pc_success: dict[str, float] = field(default_factory=dict)
 
 
 #: The reporting rules' z (evalview.stats.intervals.Z95).
@@ -408,9 +411,11 @@ def _multi_task(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
     groups: dict[str, list[str]] = {}
     for t in tasks:
         groups.setdefault(t.group, []).append(t.name)
-    _per_group(doc.get("per_group"), r, tasks, groups)
+    by_group = _per_group(doc.get("per_group"), r, tasks, groups)
     recorded, overall_newer = _overall(doc.get("overall"), r, tasks)
-    return LeRobotRead("multi-task", tasks, groups, recorded, newer or overall_newer, videos, [])
+    return LeRobotRead(
+        "multi-task", tasks, groups, recorded, newer or overall_newer, videos, [], by_group
+    )
 
 
 def _per_task(entries: Any, r: _Reader) -> tuple[list[TaskRecord], int, bool]:
@@ -507,14 +512,16 @@ def _metric_lists(metrics: dict[str, Any], mpath: Path, r: _Reader) -> dict[str,
 
 def _per_group(
     per_group: Any, r: _Reader, tasks: list[TaskRecord], groups: dict[str, list[str]]
-) -> None:
-    """Check each recorded group summary against its tasks, and the groups against per_task."""
+) -> dict[str, float]:
+    """Check each recorded group summary against its tasks, and the groups against per_task;
+    each group's recorded pc_success (a finite number), for the group's view."""
+    recorded: dict[str, float] = {}
     if per_group is None:
         r.at(R.STRUCTURE, ("per_group",), "per_group is missing.")
-        return
+        return recorded
     if not isinstance(per_group, dict):
         r.at(R.STRUCTURE, ("per_group",), "per_group is not an object.")
-        return
+        return recorded
     by_group: dict[str, list[TaskRecord]] = {}
     for t in tasks:  # one pass, not one per group: 10,000 groups must not cost 10,000 passes
         by_group.setdefault(t.group, []).append(t)
@@ -527,12 +534,16 @@ def _per_group(
         if g not in groups:
             r.at(R.GROUP_MISMATCH, gpath, f"group {_fmt(g)} has no task in per_task.")
         r.aggregates(summary, gpath, by_group.get(g, []))
+        pc = finite_number(summary.get("pc_success"))
+        if pc is not None:
+            recorded[g] = pc
     for g in groups:
         if g not in per_group:
             r.at(
                 R.GROUP_MISMATCH, ("per_group",),
                 f"group {g!r} of per_task is missing from per_group.",
             )
+    return recorded
 
 
 def _overall(overall: Any, r: _Reader, tasks: list[TaskRecord]) -> tuple[float | None, bool]:

@@ -194,6 +194,7 @@ def run_of(path: Path, key: str | None, read: LeRobotRead, *, bytes_read: int) -
         if read.layout == "multi-task"
         else {},
         reported=reported,
+        reported_views={g: {"pc_success": pc} for g, pc in read.recorded_group_pc_success.items()},
     )
 
 
