@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import asdict, is_dataclass
+from datetime import date
+from enum import Enum
 from typing import Any
 
 #: C0 controls show as their Unicode control pictures (␛ for ESC, ␊ for a newline); DEL as ␡.
@@ -90,6 +93,12 @@ def _plain(value: Any) -> Any:
         return int(value)
     if isinstance(value, float):
         return float(value) if math.isfinite(value) else None
+    if isinstance(value, Enum):
+        return _plain(value.value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return _plain(asdict(value))
+    if isinstance(value, date):  # datetime too: orjson writes both as ISO 8601
+        return value.isoformat()
     tolist = getattr(value, "tolist", None)  # numpy scalars and arrays
     return _plain(tolist()) if callable(tolist) else str(value)
 
