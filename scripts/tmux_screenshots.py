@@ -256,6 +256,10 @@ class Terminal:
         # The panes' environment is this process's os.environ: not the C-level environment,
         # where an imported readline exports COLUMNS and LINES (the app would draw 80 x 24).
         self.env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        # A reviewer's home, so the export dialog's proposal names no machine path, and a state
+        # directory of its own, so it is not the last directory this machine exported into.
+        self.env["HOME"] = "/home/reviewer"
+        self.env["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="evalview-shots-state-")
 
     def tmux(self, *args: str, check: bool = True) -> str:
         return subprocess.run(

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TabbedContent
 from tui_helpers import showing
@@ -54,7 +55,7 @@ def test_single_seed_arms_tab_labels_every_row() -> None:
         app = _app("gpu-calc-hard-single-seed.json")
         async with app.run_test(size=(150, 40)) as pilot:
             await _opened(pilot)
-            header = str(app.screen.query_one("#harness-header", Static).render())
+            header = _header(app)
             assert SINGLE_SEED_LABEL in header and "4 warnings" in header
             table = app.screen.query_one("#arms-table", DataTable)
             assert table.row_count == 10  # 5 arms + 5 reads
@@ -97,7 +98,7 @@ def test_controls_mark_the_undeclared_difference() -> None:
             line = next(x for x in text.splitlines() if "train.rollouts_per_cycle" in x)
             assert "not in allowed_differences" in line
             assert "allowed differences  run.mode, train.cycles" in text
-            header = str(app.screen.query_one("#harness-header", Static).render())
+            header = _header(app)
             assert "refused" in header and "2 errors" in header
 
     asyncio.run(main())
@@ -218,11 +219,14 @@ def test_the_header_stays_on_top_at_80_by_24() -> None:
             for key in ("1", "4", "3", "1"):
                 await pilot.press(key)
                 await pilot.pause()
-                header = screen.query_one("#harness-header", Static)
+                header = screen.query_one("#harness-header")
                 assert header.region.y == 0 and header.region.height >= 3
                 assert screen.scroll_y == 0
-            text = str(header.render())
+            text = _header(app)
             assert "refused" in text and "2 errors" in text
+            verdict = screen.query_one("#verdict", Static)  # one line, boxed beside the name
+            assert verdict.region.height == 1 and verdict.region.y == 0
+            assert "2 errors, 0 warnings" in str(verdict.render())
 
     asyncio.run(main())
 
@@ -236,7 +240,7 @@ def test_a_recoverybench_result_has_its_recovery_tab_and_header_line() -> None:
         app = EvalViewApp(MINIVERL / "recoverybench-v1-equal-selected-tokens.json")
         async with app.run_test(size=(160, 48)) as pilot:
             await _opened(pilot)
-            header = str(app.screen.query_one("#harness-header", Static).render())
+            header = _header(app)
             assert "budget view equal_selected_training_tokens" in header
             assert "max overshoot 646 selected_training_tokens" in header and "valid" in header
             await pilot.press("5")
@@ -264,3 +268,8 @@ def test_key_5_on_an_older_result_says_there_is_no_recovery_tab() -> None:
             assert app.screen.query_one(TabbedContent).active == "arms"
 
     asyncio.run(main())
+
+
+def _header(app: App[object]) -> str:
+    """The harness header's text: its identity, verdict and lines, as one string."""
+    return " ".join(str(w.render()) for w in app.screen.query("#harness-header Static"))

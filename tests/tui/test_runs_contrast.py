@@ -219,6 +219,8 @@ def test_a_refusal_for_errored_rollouts_offers_a_to_contrast_anyway(
         await wait_for(pilot, lambda: showing(pilot.app, ContrastScreen))
         contrast = pilot.app.screen
         assert isinstance(contrast, ContrastScreen)
+        title = contrast.query_one("#contrast-title", Static)  # a header, as on every screen
+        assert title.region.y == 0 and "A 3 reads · B 3 reads" in str(title.render())
         await wait_for(pilot, lambda: "…" not in _body_text(pilot))
         seen["refused"] = _body_text(pilot)
         seen["off"] = contrast.check_action("allow", ("off_protocol",))

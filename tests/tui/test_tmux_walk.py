@@ -174,7 +174,7 @@ INPUTS = [
         "sample-runs",
         ("sample_runs",),
         "folder",
-        ("sample_runs", "40 reads"),
+        ("sample_runs", " reads · "),  # its count grows with every new format's samples
         opens=("robobench-pi-test-failfast", "ckpt-38000"),
     ),
     # Two reads of one schedule (the sample and its candidate read), by relative paths.
@@ -622,7 +622,9 @@ class Walk:
 
     def harness_screen(self, identity: tuple[str, ...]) -> None:
         """Every tab by its key (`5` says why when there is no Recovery tab), `?`, `e`, `q`."""
-        header = self.header((*identity, "benchmark-harness result"))
+        # the file's name and the verdict (the kind, "benchmark-harness result", may be cut at
+        # 80 columns beside a long name: the verdict box keeps its place on the right)
+        header = self.header(identity)
         first = self.settled(
             on_tab("1 Arms"), header, "harness, opened on 1 Arms", first=True
         )
@@ -750,7 +752,8 @@ class Walk:
                     line.lstrip().startswith(f"{letter} ")
                     and VERDICT.search(line)
                     and "successes / selected" in line
-                    and name in line
+                    # whole, or (at 80 columns, cut in its middle) its distinguishing tail
+                    and (name in line or name[-8:] in line)
                     for line in header_lines(s)
                 ):
                     gone.append(f"a line {letter} with its verdict, successes / selected, {name}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
@@ -29,6 +30,7 @@ from evalview.tui.fmt import pct, points
 from evalview.tui.safe import clean
 from evalview.tui.safe import esc as escape
 from evalview.tui.theme import EVALVIEW_THEME
+from evalview.tui.vtable import middle_cut, path_cut
 
 if TYPE_CHECKING:
     from evalview.session import PairedReads, Session
@@ -195,18 +197,40 @@ class ReadHeadline:
         except Exception:
             return None
 
-    def line(self, side: str) -> Text:
+    def line(self, side: str, width: int = 160) -> Text:
+        """`A <read> <checkpoint>  <verdict>  successes / selected k / n  p %`: the read's name
+        first, cut in its middle to what `width` leaves (at 80 columns both sides' names were
+        cut from the right and looked alike), so A and B are told apart before the numbers."""
         text = Text(no_wrap=True, overflow="ellipsis")
+        rate = _pct(self.successes / self.selected if self.selected else None).strip()
+        counts = f"{self.successes:,} / {self.selected:,}"
+        tail = f"  {self.verdict}  successes / selected {counts}  {rate}"
+        ckpt = f" {clean(self.checkpoint)}" if self.checkpoint else ""
+        room = max(width - 4 - len(side) - cell_len(tail) - cell_len(ckpt), 16)
         text.append(f"{side} ", style="bold")
+        text.append(_name_in(clean(self.label), room))
+        text.append(ckpt, style="dim")
+        text.append("  ")
         text.append(self.verdict, style=_VERDICT_STYLE.get(self.verdict_kind, ""))
         text.append("  successes / selected ", style="dim")
-        text.append(f"{self.successes:,} / {self.selected:,}", style="bold")
-        rate = _pct(self.successes / self.selected if self.selected else None).strip()
+        text.append(counts, style="bold")
         text.append(f"  {rate}", style="bold")
-        text.append(f"  {clean(self.label)}")
-        if self.checkpoint:
-            text.append(f" {clean(self.checkpoint)}", style="dim")
         return text
+
+
+def _name_in(label: str, room: int) -> str:
+    """The read's name in `room` cells: whole; else its file name (and `[read]`) without the
+    folders; else that cut in its middle. The file name is what tells A from B."""
+    if cell_len(label) <= room:
+        return label
+    path, sep, read = label.partition(" [")
+    short = "…/" + path.rsplit("/", 1)[-1] + sep + read
+    if cell_len(short) <= room:
+        return short
+    if sep and cell_len(sep + read) + 1 <= room:  # a named read: its key whole, the file cut
+        name = path.rsplit("/", 1)[-1]
+        return middle_cut(name, room - cell_len(sep + read)) + sep + read
+    return path_cut(short, room)
 
 
 _VERDICT_STYLE = {"error": "bold red", "warning": "bold yellow", "success": "bold green"}
@@ -251,8 +275,7 @@ class CompareScreen(Screen[None]):
         )
         c = self.comparison
         if self.headlines is not None:
-            a, b = self.headlines
-            reads = Text("\n", no_wrap=True, overflow="ellipsis").join([a.line("A"), b.line("B")])
+            reads = self._reads_text()
             yield Static(reads, id="compare-reads")
             head = []
         else:
@@ -302,6 +325,19 @@ class CompareScreen(Screen[None]):
             )
         self.show_detail(0)
         table.focus()
+
+    def _reads_text(self) -> Text:
+        assert self.headlines is not None
+        a, b = self.headlines
+        width = self.app.size.width
+        return Text("\n", no_wrap=True, overflow="ellipsis").join(
+            [a.line("A", width), b.line("B", width)]
+        )
+
+    def on_resize(self) -> None:
+        if self.headlines is not None:
+            for reads in self.query("#compare-reads").results(Static):
+                reads.update(self._reads_text())
 
     def action_help(self) -> None:
         """The app's one help page (keys of every screen, compare's among them)."""

@@ -15,7 +15,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 
@@ -26,7 +26,7 @@ from evalview.model.harness_file import HarnessFile
 from evalview.session import HarnessSession
 from evalview.tui.bars import interval_bar
 from evalview.tui.fmt import SEVERITY_MARK, SEVERITY_STYLE, pct
-from evalview.tui.safe import esc, plain
+from evalview.tui.safe import clean, esc, plain
 
 BAR_WIDTH = 21
 TABS = (("arms", "Arms"), ("measured", "Measured"), ("controls", "Controls"),
@@ -63,7 +63,14 @@ class HarnessScreen(Screen[None]):
 
     # ----------------------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
-        yield Static(self._header_text(), id="harness-header")
+        # The run header's shape: the file's identity with the verdict boxed on its right, then
+        # the harness's own lines (budget axis, seeds, reference, labels, refusal).
+        kind, verdict = self.session.verdict
+        with Vertical(id="harness-header"):
+            with Horizontal(id="header-top"):
+                yield Static(self._identity_text(), id="identity")
+                yield Static(verdict, id="verdict", classes=f"verdict-{kind}")
+            yield Static(self._header_text(), id="harness-details")
         with TabbedContent(id="harness-tabs"):
             with TabPane("1 Arms", id="arms"), Vertical():
                 yield Static(self._arms_title(), id="arms-title", classes="pane-title")
@@ -114,13 +121,17 @@ class HarnessScreen(Screen[None]):
             self.query_one(table, DataTable).focus()
 
     # ----------------------------------------------------------------------------- header
-    def _header_text(self) -> str:
-        kind, text = self.session.verdict  # the one verdict function every read's header uses
-        style = {"error": "bold red", "warning": "bold yellow"}.get(kind, "bold green")
-        verdict = f"[{style}]{text}[/]"
+    def _identity_text(self) -> Text:
         res = self.hf.result
-        name = esc(res.name) if res is not None else esc(self.hf.name)
-        lines = [f"[bold]{name}[/]  benchmark-harness result  {verdict}"]
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(clean(res.name if res is not None else self.hf.name), style="bold")
+        text.append("  benchmark-harness result", style="dim")
+        return text
+
+    def _header_text(self) -> str:
+        """The lines under the identity; the verdict is beside it (the one verdict function
+        every read's header uses: `session.verdict`)."""
+        lines: list[str] = []
         card = self.card
         if card is not None:
             seeds = ", ".join(str(s) for s in card.seeds) or "not recorded"

@@ -110,6 +110,16 @@ class ContrastScreen(Screen[None]):
         )
 
     def compose(self) -> ComposeResult:
+        # A title line on the panel background, as the compare screen's: what is contrasted.
+        sides = " · ".join(
+            f"{name} {len(side)} read{'s' * (len(side) != 1)}"
+            for name, side in (("A", self.a), ("B", self.b), ("BC", self.bc))
+            if side
+        )
+        yield Static(
+            f"[b]Contrast[/] across training replicates · {sides} · [dim]Esc back to runs[/]",
+            id="contrast-title",
+        )
         with VerticalScroll():
             yield Static(f"[dim]$ {escape(self.command())}[/]\n", id="contrast-command")
             yield Static(self._working(), id="contrast-body")
