@@ -74,22 +74,30 @@ def _hundred(x: Number) -> Fraction:
     return 100 * exact(x)
 
 
+def _nonfinite(x: Number) -> bool:
+    """A NaN or infinite float: never a rate or a difference, so shown as an em dash (a harness
+    success_rate of NaN reaches a view as recorded, and `exact` cannot take it)."""
+    return isinstance(x, float) and not math.isfinite(x)
+
+
 def pct(x: Number | None, digits: int = 1, *, unit: str = " %") -> str:
     """A fraction as percent text (`80.8 %`; `unit=""` for a table cell under a `%` heading);
     None as an em dash."""
-    return "—" if x is None else f"{fixed(_hundred(x), digits)}{unit}"
+    return "—" if x is None or _nonfinite(x) else f"{fixed(_hundred(x), digits)}{unit}"
 
 
 def points(x: Number | None, digits: int = 1, *, sign: bool = True, unit: str = " pt") -> str:
     """A difference of two fractions in percentage points (`+18.8 pt`); None as an em dash.
     `sign=False` for a spread (an SE, an SD), which has no direction."""
-    return "—" if x is None else f"{fixed(_hundred(x), digits, sign=sign)}{unit}"
+    if x is None or _nonfinite(x):
+        return "—"
+    return f"{fixed(_hundred(x), digits, sign=sign)}{unit}"
 
 
 def pct_range(lo: Number | None, hi: Number | None, digits: int = 1, *, sep: str = "–",
               unit: str = " %") -> str:
     """An interval of fractions as percent (`64.8–72.0 %`); a missing bound as an em dash."""
-    if lo is None or hi is None:
+    if lo is None or hi is None or _nonfinite(lo) or _nonfinite(hi):
         return "—"
     return f"{fixed(_hundred(lo), digits)}{sep}{fixed(_hundred(hi), digits)}{unit}"
 

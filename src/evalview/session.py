@@ -330,6 +330,10 @@ def _for_the_app(
 ) -> Session:
     """Score the audited session (and its partial credit unless deferred), as the app shows it."""
     _step(progress, 2)
+    # The episode table (built on first use by some readers) is built here, in the loading
+    # worker: should building it fail, the app says so on its loading screen, instead of every
+    # pane raising on the UI thread after "the scorer failed" (the app froze, q included).
+    _ = session.run.episodes
     scorecard, refusal = score(
         session.run, session.findings, bootstrap=0 if defer_bootstrap else None
     )

@@ -8,7 +8,12 @@ visible stand-in, one character for one, so offsets into the string stay valid.
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import asdict, is_dataclass
+from datetime import date
+from enum import Enum
+from typing import Any
 
 #: C0 controls show as their Unicode control pictures (␛ for ESC, ␊ for a newline); DEL as ␡.
 _PICTURES = {c: 0x2400 + c for c in range(0x20)} | {0x7F: 0x2421}
@@ -23,6 +28,9 @@ _HIDDEN = [
     *range(0x202A, 0x202F),
     *range(0x2060, 0x2070),
     0xFEFF,
+    # lone surrogates: a file name whose bytes are not UTF-8 reaches Python as these, and no
+    # terminal, UTF-8 file or JSON document can hold them
+    *range(0xD800, 0xE000),
 ]
 _TABLE = _PICTURES | dict.fromkeys(_HIDDEN, 0xFFFD)
 #: Any character `clean` replaces; public because the export drops the same set
@@ -37,15 +45,62 @@ def clean(value: object) -> str:
     return text.translate(_TABLE) if UNSAFE_CHARS.search(text) else text
 
 
-#: The UTF-8 form of every character `_HIDDEN` lists (C1 controls, U+061C, U+200B-U+200F,
-#: U+2028-U+202E, U+2060-U+206F, U+FEFF). orjson escapes C0 controls already; these it writes raw.
+#: DEL and the UTF-8 form of every character `_HIDDEN` lists (C1 controls, U+061C,
+#: U+200B-U+200F, U+2028-U+202E, U+2060-U+206F, U+FEFF). orjson escapes C0 controls already;
+#: these it writes raw.
 _HIDDEN_UTF8 = re.compile(
-    rb"\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x8f\xa8-\xae]|\xe2\x81[\xa0-\xaf]|\xef\xbb\xbf"
+    rb"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8b-\x8f\xa8-\xae]|\xe2\x81[\xa0-\xaf]"
+    rb"|\xef\xbb\xbf"
 )
 
 
 def _escape(match: re.Match[bytes]) -> bytes:
     return b"\\u%04x" % ord(match.group().decode("utf-8"))
+
+
+def json_text(document: Any) -> bytes:
+    """The one way evalview writes JSON for a person or a program to read (`--json`, `table
+    --format json`): two-space indent, no trailing newline, every control, DEL, C1, bidi and
+    invisible character as a `\\uXXXX` escape. orjson writes it; what orjson cannot write (an
+    integer past 64 bits, a path whose bytes are not UTF-8) is written by the standard library
+    instead, the integer exactly and the bytes as U+FFFD, never a traceback."""
+    import orjson
+
+    try:
+        data = orjson.dumps(document, option=orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY)
+    except TypeError:
+        import json
+
+        data = json.dumps(_plain(document), indent=2, ensure_ascii=False).encode("utf-8")
+    return escape_invisible_json(data)
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _plain(value: Any) -> Any:
+    """`value` as the standard library's json writes it the way orjson would have: numpy values
+    as numbers, NaN and infinity as null, text with lone surrogates as U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATES.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_plain(str(k)): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, Enum):
+        return _plain(value.value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return _plain(asdict(value))
+    if isinstance(value, date):  # datetime too: orjson writes both as ISO 8601
+        return value.isoformat()
+    tolist = getattr(value, "tolist", None)  # numpy scalars and arrays
+    return _plain(tolist()) if callable(tolist) else str(value)
 
 
 def escape_invisible_json(data: bytes) -> bytes:

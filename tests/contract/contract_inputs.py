@@ -151,6 +151,29 @@ def _harness_wrong_rate(doc: Any) -> None:
     arm["success_rate"] = (solved + 0.5 if solved < tasks else solved - 0.5) / tasks
 
 
+def _harness_nan_rate(doc: Any) -> None:
+    """One read's success_rate is NaN (issue 24: a math domain error in the scorer, then a
+    traceback in every door that scores): EV809 and EV813, no mean for that arm."""
+    doc["arms"][0]["success_rate"] = float("nan")
+
+
+def _lerobot_edge_numbers(doc: Any) -> None:
+    """Numbers at the edge (issue 24): a seed past 64 bits (it overflowed the seed column), a
+    reward of 10**400 (OverflowError in fsum) and a recorded pc_success of 10**400."""
+    doc["per_episode"][0]["seed"] = 2**64 - 1
+    doc["per_episode"][1]["sum_reward"] = 10**400
+    doc["aggregated"]["pc_success"] = 10**400
+
+
+#: A named read's key holding an OSC 8 link, a clear-screen, a right-to-left override and rich
+#: markup (issue 24: check printed such a key raw, and `x[/bold]y` raised MarkupError).
+HOSTILE_KEY = "r\x1b]8;;http://x\x1b\\[/bold]\x1b[2J\u202e800"
+
+
+def _hostile_key(doc: Any) -> None:
+    doc[HOSTILE_KEY] = doc.pop("eval_results_800")
+
+
 @dataclass(frozen=True)
 class Spec:
     id: str
@@ -218,6 +241,13 @@ def _specs() -> list[Spec]:
              _edited(single, _harness_extra_key), broken=True),
         Spec("hostile:harness-wrong-success-rate", HARNESS, three.name,
              _edited(three, _harness_wrong_rate), broken=True),
+        Spec("hostile:harness-nan-success-rate", HARNESS, three.name,
+             _edited(three, _harness_nan_rate), broken=True),
+        Spec("hostile:lerobot-edge-numbers", LEROBOT, "eval_info.json",
+             _edited(SAMPLES / "lerobot" / "pusht-single-env.json", _lerobot_edge_numbers),
+             broken=True),
+        Spec("hostile:lerobot-control-key", LEROBOT, two.name, _edited(two, _hostile_key),
+             read=HOSTILE_KEY, broken=False),
     ]
     return specs
 

@@ -74,17 +74,19 @@ def score(session: HarnessSession, args: argparse.Namespace) -> int:
         emit_json(doc)
         return EXIT_REFUSED if card.refused else EXIT_OK
     if card.refused:
-        _print_refusals(error_console(), path, list(card.refusals))
+        _print_refusals(error_console(), path, list(card.refusals),
+                        hint=not (card.unscorable or args.allow_errors))
         return EXIT_REFUSED
     print_score(console(), card, path)
     return EXIT_OK
 
 
-def _print_refusals(out: Console, path: str, refusals: list[str], *, valid: bool = True) -> None:
+def _print_refusals(out: Console, path: str, refusals: list[str], *, valid: bool = True,
+                    hint: bool = True) -> None:
     out.print(f"[bold red]✗ {escape(path)}: refused, no score reported.[/]")
     for r in refusals:
         out.print(f"  [bold red]{escape(r)}[/]")
-    if valid:
+    if valid and hint:
         out.print("  [dim]`evalview check` lists every finding; --allow-errors scores it anyway, "
                   "labelled not publishable.[/]")
     else:

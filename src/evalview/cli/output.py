@@ -12,8 +12,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from evalview.fmt import pct as pct  # re-exported: the views' one percent format
 
 if TYPE_CHECKING:
@@ -26,20 +24,13 @@ EXIT_REFUSED = 1
 EXIT_UNREADABLE = 2
 
 
-_JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SERIALIZE_NUMPY
-
-
 def emit_json(document: Any) -> None:
-    """Write one JSON document (and a newline) to stdout, nothing else."""
-    try:
-        data = orjson.dumps(document, option=_JSON_OPTIONS)
-    except TypeError:
-        # A path given in bytes that are not UTF-8 reaches Python as surrogates, which JSON
-        # cannot hold: print those bytes as U+FFFD rather than fail (rare, so only then).
-        data = orjson.dumps(_valid_utf8(document), option=_JSON_OPTIONS)
-    from evalview.textsafe import escape_invisible_json
+    """Write one JSON document (and a newline) to stdout, nothing else: `textsafe.json_text`, so
+    every control and invisible character is escaped, and a path whose bytes are not UTF-8 or an
+    integer past 64 bits is written, never a traceback."""
+    from evalview.textsafe import json_text
 
-    sys.stdout.buffer.write(escape_invisible_json(data) + b"\n")
+    sys.stdout.buffer.write(json_text(document) + b"\n")
     sys.stdout.flush()
 
 

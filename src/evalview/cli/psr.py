@@ -181,7 +181,6 @@ def _protected(args: argparse.Namespace) -> list[tuple[Path, bool]]:
 
 def _write(output: Path, document: dict[str, Any], protected: list[tuple[Path, bool]]) -> None:
     """Write the report atomically, refusing any path that is (or lies inside) an input."""
-    import orjson
 
     from evalview.psr import PsrError
 
@@ -196,9 +195,9 @@ def _write(output: Path, document: dict[str, Any], protected: list[tuple[Path, b
             )
     if target.is_dir():
         raise PsrError(f"{output}: OUTPUT is a directory; give a file path for the JSON report.")
-    from evalview.textsafe import escape_invisible_json
+    from evalview.textsafe import json_text
 
-    data = escape_invisible_json(orjson.dumps(document, option=orjson.OPT_INDENT_2)) + b"\n"
+    data = json_text(document) + b"\n"
     try:
         fd, tmp = tempfile.mkstemp(prefix=".psr-", suffix=".json", dir=target.parent)
         with os.fdopen(fd, "wb") as fh:

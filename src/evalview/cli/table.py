@@ -138,13 +138,25 @@ def run(args: argparse.Namespace) -> int:
             kind = "closed-run" if p.is_dir() else "file"
             work.append(("", Candidate(given, kind), True))  # type: ignore[arg-type]
 
+    if args.output is not None:
+        clash = _input_at(args.output, work)
+        if clash is not None:
+            err.print(
+                f"[bold red]evalview:[/] {escape(args.output)}: --output is {escape(clash)}; "
+                "evalview never writes over what it reads (nothing was read or written). "
+                "Choose another file."
+            )
+            return EXIT_UNREADABLE
     options = ScoreOptions(args.bootstrap, args.allow_errors, args.allow_off_protocol)
     jobs = args.jobs if args.jobs and args.jobs > 0 else default_jobs()
     rows: list[ReadRow] = []
     skipped = []
     items = [(root, cand) for root, cand, _ in work]
     for (root, cand, direct), found_rows in zip(
-        work, map_ordered(partial(row_of_item, options=options), items, jobs), strict=True
+        work,
+        map_ordered(partial(row_of_item, options=options), items, jobs,
+                    local=lambda item: not item[1].is_read),
+        strict=True,
     ):
         for row in found_rows:
             if direct and row.status != "read":
@@ -169,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.output is not None:
         try:
-            args.output.write_text(text, encoding="utf-8")
+            _write_whole(args.output, text)
         except OSError as exc:
             err.print(
                 f"[bold red]evalview:[/] {escape(args.output)}: cannot write ({exc.strerror})."
@@ -178,9 +190,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
-    if args.format != "json":
-        for s in skipped:
-            err.print(f"[dim]evalview: skipped {escape(s['path'])}: {escape(s['reason'])}[/]")
+    if args.format != "json" and skipped:  # one print (rich's per-call cost, see check DIR)
+        err.print("\n".join(
+            f"[dim]evalview: skipped {escape(s['path'])}: {escape(s['reason'])}[/]"
+            for s in skipped))
     if not rows:
         err.print("[bold yellow]evalview:[/] no read found in the given paths.")
         return EXIT_UNREADABLE
@@ -192,6 +205,42 @@ def run(args: argparse.Namespace) -> int:
             "(their rows say why)."
         )
     return EXIT_REFUSED if refused else EXIT_OK
+
+
+def _input_at(output: Path, work: list[tuple[str, Candidate, bool]]) -> str | None:
+    """What `output` would overwrite or write into, as a phrase; None when it touches no input:
+    a read given or found (a file, or a file inside a closed-run directory). Links resolved,
+    so a link to an input is that input."""
+    target = output.resolve()
+    for root, cand, _direct in work:
+        if cand.kind not in ("file", "closed-run"):
+            continue
+        path = Path(root, cand.rel).resolve() if root else Path(cand.rel).resolve()
+        if target == path:
+            return f"the input {Path(root, cand.rel) if root else cand.rel}"
+        if cand.kind == "closed-run" and target.is_relative_to(path):
+            return f"inside the run {Path(root, cand.rel) if root else cand.rel}"
+    return None
+
+
+def _write_whole(output: Path, text: str) -> None:
+    """Write the table beside `output`, then rename it into place: a failure midway leaves the
+    old file (or none), never a partial table."""
+    import os
+    import tempfile
+
+    data = text.encode("utf-8", "surrogateescape")
+    fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
+        os.replace(tmp, output)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _relabel(row: ReadRow, label: str) -> ReadRow:

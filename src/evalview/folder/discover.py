@@ -110,11 +110,16 @@ def discover(
         ) from exc
     found = Discovery(base)
     seen = [0]
+    reads = [0]  # counted as they are added: rebuilding `found.reads` per entry was quadratic
+
+    def add(candidate: Candidate) -> None:
+        found.entries.append(candidate)
+        reads[0] += candidate.is_read
 
     def over_limit() -> bool:
         if found.truncated is not None:
             return True
-        if len(found.reads) >= max_reads:
+        if reads[0] >= max_reads:
             found.truncated = (
                 f"stopped after {max_reads:,} candidate reads (the limit): point evalview at a "
                 "smaller folder"
@@ -140,7 +145,7 @@ def discover(
             rel = prefix + name
             try:
                 if entry.is_symlink():
-                    found.entries.append(
+                    add(
                         Candidate(
                             rel,
                             "skipped",
@@ -151,7 +156,7 @@ def discover(
                 is_dir = entry.is_dir(follow_symlinks=False)
                 is_file = entry.is_file(follow_symlinks=False)
             except OSError as exc:
-                found.entries.append(
+                add(
                     Candidate(rel, "unreadable", f"cannot be read ({exc.strerror})")
                 )
                 continue
@@ -159,7 +164,7 @@ def discover(
                 if read_with_results(name, names):  # lm-eval samples: part of their results read
                     continue
                 if name.lower().endswith(CANDIDATE_SUFFIXES):
-                    found.entries.append(Candidate(rel, "file"))
+                    add(Candidate(rel, "file"))
                 continue
             if not is_dir:
                 continue
@@ -167,7 +172,7 @@ def discover(
                 with os.scandir(entry.path) as it:
                     children = sorted(it, key=lambda e: e.name)
             except OSError as exc:
-                found.entries.append(
+                add(
                     Candidate(
                         rel,
                         "unreadable",
@@ -176,14 +181,14 @@ def discover(
                 )
                 continue
             if any(c.name in RUN_FILES for c in children):
-                found.entries.append(Candidate(rel, "closed-run"))
+                add(Candidate(rel, "closed-run"))
                 continue
             if depth + 1 > max_depth:
                 if any(
                     c.name.lower().endswith(CANDIDATE_SUFFIXES) or c.is_dir(follow_symlinks=False)
                     for c in children
                 ):
-                    found.entries.append(
+                    add(
                         Candidate(
                             rel,
                             "skipped",

@@ -74,6 +74,8 @@ def check_candidate(root: str, cand: Candidate, strict: bool = False) -> list[di
         return [base | {"status": "skipped", "reason": exc.short}]
     except (InputError, Refused) as exc:
         return [_unreadable(base, _relative(str(exc), root), strict)]
+    except Exception as exc:  # one file must not stop the folder: a bug, said on its row
+        return [_unreadable(base, failed(exc), strict)]
     docs = []
     for session in opened:
         counts = session.counts
@@ -91,6 +93,14 @@ def check_candidate(root: str, cand: Candidate, strict: bool = False) -> list[di
             }
         )
     return docs
+
+
+def failed(exc: BaseException) -> str:
+    """The reason on the row of a read evalview itself failed on (a bug, never the input's
+    fault): the rest of the folder is still read, as the app's "the scorer failed" is shown."""
+    detail = str(exc)
+    detail = detail if len(detail) <= 200 else detail[:197] + "..."
+    return f"evalview failed on this read ({type(exc).__name__}: {detail}); please report it"
 
 
 def _unreadable(base: dict[str, Any], reason: str, strict: bool) -> dict[str, Any]:
@@ -224,7 +234,15 @@ class ScoreOptions:
 
 def row_of_candidate(root: str, cand: Candidate, options: ScoreOptions) -> list[ReadRow]:
     """Read, audit and score one candidate into its table rows, one per read (never raises on
-    bad input: an unreadable or skipped candidate is one row saying so)."""
+    bad input: an unreadable or skipped candidate is one row saying so; neither does a bug on
+    one read stop the folder: that read is an unreadable row saying evalview failed)."""
+    try:
+        return _rows_of_candidate(root, cand, options)
+    except Exception as exc:
+        return [ReadRow(cand.rel, "unreadable", failed(exc))]
+
+
+def _rows_of_candidate(root: str, cand: Candidate, options: ScoreOptions) -> list[ReadRow]:
     if cand.kind == "skipped":
         return [ReadRow(cand.rel, "skipped", cand.reason)]
     if cand.kind == "unreadable":
@@ -308,7 +326,7 @@ def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) 
     with audit errors is refused unless `allow_errors`, as `score` does; one that does not
     validate is a single refused row."""
     from evalview.findings import Severity
-    from evalview.harness.score import score_harness
+    from evalview.harness.score import is_fraction, score_harness
     from evalview.stats.intervals import wilson_interval
 
     hf, findings = session.file, session.findings
@@ -321,7 +339,9 @@ def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) 
     card = score_harness(hf.result, findings, allow_errors=options.allow_errors)
     refused = bool(card.refusals)
     refusals: tuple[str, ...] = ()
-    if refused:
+    if card.unscorable:
+        refusals = card.refusals
+    elif refused:
         codes = ", ".join(dict.fromkeys(f.code for f in errors))
         refusals = (
             f"{len(errors)} audit error(s) ({codes}): an inconsistent result is not scored; "
@@ -331,7 +351,11 @@ def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) 
     for arm in card.arms:
         solved = sum(r.solved or 0 for r in arm.reads)
         rollouts = sum(r.rollouts for r in arm.reads)
-        spread = f"min–max over {len(arm.reads)} seed(s) {pct_range(arm.min, arm.max)}"
+        spread = (
+            f"min–max over {len(arm.reads)} seed(s) {pct_range(arm.min, arm.max)}"
+            if arm.min is not None and arm.max is not None
+            else f"no mean over {len(arm.reads)} seed(s): a success_rate is not a fraction"
+        )
         delta = (
             ()
             if arm.delta_vs_reference is None
@@ -347,13 +371,14 @@ def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) 
                 mean=None if refused else arm.mean,
                 successes=solved,
                 selected=rollouts,
-                spread=(arm.min, arm.max),
+                spread=None if arm.min is None or arm.max is None else (arm.min, arm.max),
                 delta_vs_reference=arm.delta_vs_reference,
                 labels=tuple(dict.fromkeys((*card.labels, *arm.labels, spread, *delta))),
                 refusals=refusals,
                 tasks=tuple(
                     TaskCell(
-                        f"seed {r.seed}", r.solved or 0, r.rollouts, r.rate,
+                        f"seed {r.seed}", r.solved or 0, r.rollouts,
+                        r.rate if is_fraction(r.rate) else 0.0,  # a strip cell, never NaN
                         tuple(wilson_interval(r.solved or 0, r.rollouts))  # type: ignore[arg-type]
                         if r.rollouts > 0 and r.solved is not None
                         else (0.0, 1.0),

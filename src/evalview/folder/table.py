@@ -13,11 +13,9 @@ import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from evalview.fmt import pct, ratio
 from evalview.folder.reads import ReadRow, TaskCell
-from evalview.textsafe import clean
+from evalview.textsafe import clean, json_text
 
 if TYPE_CHECKING:
     from evalview.folder.latex import Layout
@@ -140,7 +138,7 @@ def to_json(
                 for task, line in zip(tasks, grid, strict=True)
             ],
         }
-    return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
+    return json_text(doc).decode() + "\n"
 
 
 # -- CSV ------------------------------------------------------------------------------------

@@ -84,7 +84,7 @@ def _nonfinite(hf: HarnessFile) -> Iterator[Finding]:
             rec = arms[int(match.group(1))]
             if isinstance(rec, dict) and isinstance(rec.get("run_id"), str):
                 line = hf.arm_line(rec["run_id"])
-                read = f"{rec.get('name')}/s{rec.get('seed')}"
+                read = f"{str(rec.get('name'))[:60]}/s{str(rec.get('seed'))[:60]}"
         if path.endswith("tokens_per_solved_task"):
             msg = (f"{path} is NaN: the harness stores null when no task was solved "
                    "(NaN is not JSON, and readers disagree on it). Write null.")
@@ -187,32 +187,46 @@ def _budget(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
         ), R.UNEQUAL_BUDGET)
 
 
+#: Seeds a finding lists one by one; the rest are counted (20,000 declared seeds must not make
+#: every finding 20,000 numbers long).
+SEEDS_SHOWN = 10
+
+
+def seed_list(seeds: list[int]) -> str:
+    """`[1, 2, 3]`, or the first SEEDS_SHOWN and how many more."""
+    if len(seeds) <= SEEDS_SHOWN:
+        return str(seeds)
+    return f"{str(seeds[:SEEDS_SHOWN])[:-1]}, ... and {len(seeds) - SEEDS_SHOWN:,} more]"
+
+
 def _seeds(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
-    grid: dict[str, list[int]] = defaultdict(list)
+    grid: dict[str, Counter[int]] = defaultdict(Counter)
     for arm in res.arms:
-        grid[arm.name].append(arm.seed)
+        grid[arm.name][arm.seed] += 1
     declared = list(dict.fromkeys(res.seeds)) if res.seeds else sorted(
         {a.seed for a in res.arms})
-    if len(set(res.seeds)) != len(res.seeds):
+    declared_set = set(declared)
+    if len(declared) != len(res.seeds) and res.seeds:
         yield R.SEEDS_INCOMPLETE(
-            f"seeds {res.seeds} repeats a seed: each seed is one repetition.",
+            f"seeds {seed_list(res.seeds)} repeats a seed: each seed is one repetition.",
             file=hf.name, line=hf.key_line("seeds"))
     first = {a.name: a for a in reversed(res.arms)}
-    for name, got in grid.items():
+    for name, got in grid.items():  # sets and counts: arms x seeds, not arms x seeds^2
         missing = [s for s in declared if s not in got]
-        extra = sorted({s for s in got if s not in declared})
-        repeated = sorted({s for s in got if got.count(s) > 1})
+        extra = sorted(s for s in got if s not in declared_set)
+        repeated = sorted(s for s, n in got.items() if n > 1)
         parts = []
         if missing:
-            parts.append(f"no read at seed(s) {missing}")
+            parts.append(f"no read at seed(s) {seed_list(missing)}")
         if extra:
-            parts.append(f"read(s) at undeclared seed(s) {extra}")
+            parts.append(f"read(s) at undeclared seed(s) {seed_list(extra)}")
         if repeated:
-            parts.append(f"more than one read at seed(s) {repeated}")
+            parts.append(f"more than one read at seed(s) {seed_list(repeated)}")
         if parts:
             yield _where(hf, first[name], (
-                f"arm {name!r}: {'; '.join(parts)} (declared seeds {declared}). A per-arm "
-                "mean over a different seed set is not comparable; publish every seed's read."
+                f"arm {name!r}: {'; '.join(parts)} (declared seeds {seed_list(declared)}). A "
+                "per-arm mean over a different seed set is not comparable; publish every "
+                "seed's read."
             ), R.SEEDS_INCOMPLETE)
 
 
@@ -222,7 +236,7 @@ SINGLE_SEED_LABEL = "single seed -- no significance claimed"
 def _single_seed(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
     if res.single_seed:
         yield R.SINGLE_SEED(
-            f"one seed ({res.seeds or sorted({a.seed for a in res.arms})}): no variance "
+            f"one seed ({seed_list(res.seeds or sorted({a.seed for a in res.arms}))}): no variance "
             f"estimate, so every number of this file is shown with '{SINGLE_SEED_LABEL}'. "
             "Add seeds for a min-max range and a replicate contrast.",
             file=hf.name, line=hf.key_line("seeds"))
@@ -290,7 +304,9 @@ def _measurement(hf: HarnessFile, res: BenchmarkResult) -> Iterator[Finding]:
 
 
 def _whole(x: float) -> bool:
-    return abs(x - round(x)) <= 1e-6 * max(1.0, abs(x))
+    """A whole number up to float noise; never for NaN or infinity (a ratio of 5e-324 gives an
+    infinite count, which no rounding makes whole)."""
+    return math.isfinite(x) and abs(x - round(x)) <= 1e-6 * max(1.0, abs(x))
 
 
 def _finite(x: float | None) -> bool:

@@ -42,8 +42,9 @@ def mismatched_fields(a: BenchmarkResult, b: BenchmarkResult) -> list[str]:
 @dataclass(frozen=True, slots=True)
 class ArmComparison:
     name: str
-    mean_a: float
-    mean_b: float
+    #: None when a seed's success_rate is not a fraction (the arm has no mean: audit errors)
+    mean_a: float | None
+    mean_b: float | None
     shared_seeds: tuple[int, ...]
     differences: tuple[float, ...]  # per shared seed, B - A
     claim: bool
@@ -53,7 +54,9 @@ class ArmComparison:
     exact_seed_mean: Fraction | None = None
 
     @property
-    def difference(self) -> float:
+    def difference(self) -> float | None:
+        if self.mean_a is None or self.mean_b is None:
+            return None  # an arm without a mean (a success_rate that is not a fraction)
         return float(self.exact_difference)
 
     @property
@@ -167,14 +170,18 @@ def compare_harness(
         rb = rows_b.get(name)
         if rb is None:
             continue
-        seeds = seed_differences(rb.reads, ra.reads)
-        shared = tuple(seed for seed, _ in seeds)
+        # an arm without a mean has a rate that is not a fraction: nothing is differenced
+        valid = ra.mean is not None and rb.mean is not None
+        ran = {r.seed for r in ra.reads}
+        shared = tuple(r.seed for r in rb.reads if r.seed in ran)
+        seeds = seed_differences(rb.reads, ra.reads) if valid else []
         diffs = tuple(float(d) for _, d in seeds)
-        claim = len(shared) >= MIN_SEEDS_FOR_CLAIM and not single and not fields
+        claim = len(shared) >= MIN_SEEDS_FOR_CLAIM and not single and not fields and valid
         arms.append(ArmComparison(
             name, ra.mean, rb.mean, shared, diffs, claim,
             exact_difference=(exact_mean(r.exact_rate for r in rb.reads)
-                              - exact_mean(r.exact_rate for r in ra.reads)),
+                              - exact_mean(r.exact_rate for r in ra.reads)) if valid
+            else Fraction(0),
             exact_seed_mean=exact_mean(d for _, d in seeds) if seeds else None,
         ))
     return HarnessComparison(

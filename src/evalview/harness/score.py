@@ -23,6 +23,7 @@ from evalview.findings import Finding
 from evalview.fmt import exact, fixed
 from evalview.harness.audit import REFERENCE_ARM, SINGLE_SEED_LABEL, declared_diff, solved_count
 from evalview.model.harness import ArmResult, BenchmarkResult
+from evalview.rules import DUPLICATE_KEY
 from evalview.stats.intervals import Interval, wilson_interval
 
 #: A claim needs at least this many shared seeds (reporting rules: three replicate pairs).
@@ -193,9 +194,10 @@ class ArmRow:
     mode: str
     objective: str
     reads: tuple[Read, ...]
-    mean: float
-    min: float
-    max: float
+    #: over seeds; None when a seed's success_rate is not a fraction (NaN, 1.5: audit errors)
+    mean: float | None
+    min: float | None
+    max: float | None
     optimizer_steps: int
     delta_vs_reference: float | None
     is_reference: bool
@@ -264,6 +266,8 @@ class HarnessScore:
     labels: tuple[str, ...]
     findings: tuple[Finding, ...] = ()
     refusals: tuple[str, ...] = ()
+    #: refused whatever --allow-errors says (a repeated key: the file's values are not known)
+    unscorable: bool = False
     caveat: str = MEASURED_NOT_MATCHED
     identity: dict[str, Any] = field(default_factory=dict)
     controls: dict[str, Any] = field(default_factory=dict)
@@ -355,8 +359,22 @@ def _mean_or_none(values: list[float | int | None]) -> float | int | None:
     return mean
 
 
+def is_fraction(rate: float) -> bool:
+    """A success rate arithmetic may use: finite and in [0, 1]. Any other (NaN, Infinity, 1.5,
+    -0.1: EV809 or EV813, audit errors) is shown as recorded but never averaged or differenced."""
+    return math.isfinite(rate) and 0.0 <= rate <= 1.0
+
+
 def _se(rate: float, n: int) -> float:
-    return math.sqrt(rate * (1 - rate) / n) if n > 0 else math.nan
+    return math.sqrt(rate * (1 - rate) / n) if n > 0 and is_fraction(rate) else math.nan
+
+
+def _spread(reads: tuple[Read, ...]) -> tuple[Fraction | None, float | None, float | None]:
+    """(exact mean, min, max) over seeds; None for all three when a rate is not a fraction."""
+    if not all(is_fraction(r.rate) for r in reads):
+        return None, None, None
+    rates = [r.rate for r in reads]
+    return exact_mean(r.exact_rate for r in reads), min(rates), max(rates)
 
 
 def exact_mean(values: Iterable[Fraction]) -> Fraction:
@@ -373,6 +391,8 @@ def seed_differences(reads: tuple[Read, ...], ref: tuple[Read, ...]) -> list[tup
 
 def _contrast(reads: tuple[Read, ...], ref: tuple[Read, ...], reference: str,
               single_seed: bool) -> ReplicateContrast | None:
+    if not all(is_fraction(r.rate) for r in (*reads, *ref)):
+        return None  # no claim and no description from a rate that is not a fraction
     by_seed = {r.seed: r for r in ref}
     exact_diffs = seed_differences(reads, ref)
     diffs = tuple(
@@ -399,7 +419,15 @@ def score_harness(
         file_labels.append(SINGLE_SEED_LABEL)
     errors = [f for f in findings if f.severity.value == "error"]
     refusals: tuple[str, ...] = ()
-    if errors and not allow_errors:
+    repeated = [f for f in errors if f.code == DUPLICATE_KEY.code]
+    if repeated:
+        # Not an inconsistency to score past: which value the file holds depends on the reader
+        # (the closed-run and LeRobot readers refuse such a line or file outright).
+        refusals = tuple(
+            f"{f.code} {f.message}: JSON readers disagree on which value wins, so the file is "
+            "no result to score (--allow-errors does not apply); keep one value per key"
+            for f in repeated)
+    elif errors and not allow_errors:
         refusals = tuple(f"{f.code} {f.message}" for f in errors)
     elif errors:
         file_labels.append(
@@ -423,12 +451,11 @@ def score_harness(
         reads_of[name] = tuple(_read(a, arm_labels, result.recovery) for a in arms)
     ref_mean = None
     if reference is not None:
-        ref_mean = exact_mean(r.exact_rate for r in reads_of[reference])
+        ref_mean = _spread(reads_of[reference])[0]
     rows = []
     for name, arms in grouped.items():
         reads = reads_of[name]
-        rates = [r.rate for r in reads]
-        mean = exact_mean(r.exact_rate for r in reads)
+        mean, low, high = _spread(reads)
         is_ref = name == reference
         contrast = None
         if reference is not None and not is_ref:
@@ -438,11 +465,12 @@ def score_harness(
             mode=arms[0].mode,
             objective=arms[0].objective,
             reads=reads,
-            mean=float(mean),
-            min=min(rates),
-            max=max(rates),
+            mean=None if mean is None else float(mean),
+            min=low,
+            max=high,
             optimizer_steps=arms[0].optimizer_steps,
-            delta_vs_reference=(None if ref_mean is None or is_ref else float(mean - ref_mean)),
+            delta_vs_reference=(None if ref_mean is None or mean is None or is_ref
+                                else float(mean - ref_mean)),
             is_reference=is_ref,
             measured={key: _mean_or_none([r.measured[key] for r in reads])
                       for key, _l, _u in MEASURED},
@@ -461,6 +489,7 @@ def score_harness(
         labels=tuple(file_labels),
         findings=tuple(findings),
         refusals=refusals,
+        unscorable=bool(repeated),
         caveat=caveat_for(result.budget_axis),
         recovery=({k: getattr(result, k) for k in RECOVERY_FIELDS} if result.recovery
                   else None),

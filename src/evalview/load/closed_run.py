@@ -25,7 +25,7 @@ import orjson
 
 from evalview import rules as R
 from evalview.findings import Finding
-from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
+from evalview.load.bounds import MAX_BYTES, MAX_EPISODES, int64
 from evalview.load.errors import InputError
 from evalview.load.reader import NamedRun, OnRead, Reader, Reading, ReadOptions
 from evalview.load.safe_json import pad_depth, parse_strict
@@ -760,7 +760,7 @@ class _Columns:
             error = _NO_OBJECT
         task = ep.get("task")
         seed = ep.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool):
+        if not int64(seed):  # a wider one is the audit's finding (EV3xx), never a column value
             seed = None
         if (seed is None or not isinstance(task, str)) and eid is not None:
             id_task, id_seed = split_episode_id(eid)

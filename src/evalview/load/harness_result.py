@@ -14,9 +14,10 @@ import math
 from pathlib import Path
 from typing import Any
 
-from evalview.load.bounds import MAX_BYTES
+from evalview.load.bounds import MAX_BYTES, MAX_NAME
 from evalview.load.errors import InputError
 from evalview.load.reader import Reader, Reading, ReadOptions
+from evalview.load.safe_json import parse_lenient, wide_ints
 from evalview.load.source import Source
 from evalview.model.harness_file import HarnessFile, SchemaProblem
 
@@ -37,27 +38,6 @@ def looks_like_harness(doc: object) -> bool:
     )
 
 
-def parse_lenient(raw: bytes) -> tuple[Any, list[str]]:
-    """Parse JSON accepting NaN/Infinity (as floats) and noting repeated keys (last one kept).
-
-    Raises ValueError (with the reason) for text that is not JSON at all.
-    """
-    duplicates: list[str] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in items:
-            if k in out:
-                duplicates.append(k)
-            out[k] = v
-        return out
-
-    text = raw.decode("utf-8")  # UnicodeDecodeError is a ValueError
-    if text.startswith("\ufeff"):
-        raise ValueError("the file starts with a UTF-8 byte order mark")
-    return json.loads(text, object_pairs_hook=pairs), duplicates
-
-
 def sniff(raw: bytes) -> bool:
     """Cheap content test before a full parse: the signature keys appear in the text."""
     return all(f'"{k}"'.encode() in raw for k in SIGNATURE)
@@ -76,14 +56,15 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
             f"{path}: {len(raw):,} bytes, over the {MAX_BYTES // (1024 * 1024)} MiB bound of a "
             "results JSON. Pass the harness's <name>.json, not a concatenation of runs."
         )
-    try:
-        doc, duplicates = parse_lenient(raw)
-    except ValueError as exc:
+    doc, duplicates, problem = parse_lenient(raw)
+    if problem is not None:
+        at = f":{problem.line}" if problem.line is not None else ""
+        what = "is nested too deep to read" if problem.kind == "too-deep" else "is not JSON"
         raise InputError(
-            f"{path}: looks like a benchmark-harness result (miniverl_version, schema_version, "
-            f"arms) but is not JSON ({exc}). Re-write it with the harness, or restore it from "
-            "where it was published."
-        ) from exc
+            f"{path}{at}: looks like a benchmark-harness result (miniverl_version, "
+            f"schema_version, arms) but {what} ({problem.detail}); it was not read. Re-write "
+            "it with the harness, or restore it from where it was published."
+        )
     if not looks_like_harness(doc):
         return None
     assert isinstance(doc, dict)
@@ -93,6 +74,17 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
 
     text = raw.decode("utf-8")
     nonfinite = sorted(_nonfinite_paths(doc, ""))
+    # Never handed to the model: nothing may compute with an integer past 64 bits, nor key
+    # reads by a name of megabytes (EV801 at each place, the first _SHOWN of each).
+    out_of_bounds = ([_wide_problem(doc, text, w) for w in wide_ints(doc)]
+                     + [_long_problem(doc, text, loc) for loc in _long_names(doc)])
+    if out_of_bounds:
+        shown = out_of_bounds[:_SHOWN]
+        if len(out_of_bounds) > _SHOWN:
+            shown.append(SchemaProblem(
+                "(top level)", f"{len(out_of_bounds) - _SHOWN:,} more values out of bounds "
+                f"(the first {_SHOWN} are listed)"))
+        return HarnessFile(path, text, doc, None, shown, sorted(set(duplicates)), nonfinite)
     try:
         result: BenchmarkResult | None = BenchmarkResult.model_validate(doc)
         problems: list[SchemaProblem] = []
@@ -100,6 +92,39 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
         result = None
         problems = [_problem(doc, text, e) for e in exc.errors(include_url=False)]
     return HarnessFile(path, text, doc, result, problems, sorted(set(duplicates)), nonfinite)
+
+
+#: How many values out of bounds are listed one by one (the rest are counted).
+_SHOWN = 20
+#: The names an arm record keys its read by (`name/s<seed>`, findings' places).
+_NAMES = ("name", "run_id")
+
+
+def _long_names(doc: dict[str, Any]) -> list[tuple[str | int, ...]]:
+    arms = doc.get("arms")
+    return [("arms", i, key) for i, arm in enumerate(arms if isinstance(arms, list) else [])
+            if isinstance(arm, dict)
+            for key in _NAMES if isinstance(arm.get(key), str) and len(arm[key]) > MAX_NAME]
+
+
+def _long_problem(doc: dict[str, Any], text: str, loc: tuple[str | int, ...]) -> SchemaProblem:
+    where = location(loc)
+    return SchemaProblem(
+        where,
+        f"{where}: a name of more than {MAX_NAME:,} characters (the longest evalview reads); "
+        "every read, finding and published string repeats it, so the file is not read further",
+        _line_for(doc, text, loc[:2]),
+    )
+
+
+def _wide_problem(doc: dict[str, Any], text: str, loc: tuple[str | int, ...]) -> SchemaProblem:
+    where = location(loc) + _arm_key(doc, loc)
+    return SchemaProblem(
+        where,
+        f"{where}: an integer that does not fit 64 bits (signed); evalview stores, adds and "
+        "writes integers as 64-bit numbers, so the file is not read further",
+        _line_for(doc, text, loc),
+    )
 
 
 def _detect(source: Source) -> bool:
@@ -204,8 +229,14 @@ def _arm_key(doc: dict[str, Any], loc: tuple[int | str, ...]) -> str:
         arms = doc.get("arms")
         if isinstance(arms, list) and 0 <= loc[1] < len(arms) and isinstance(arms[loc[1]], dict):
             rec = arms[loc[1]]
-            return f" ({rec.get('name')}/s{rec.get('seed')})"
+            name, seed = (_cut(rec.get(k)) for k in ("name", "seed"))
+            return f" ({name}/s{seed})"
     return ""
+
+
+def _cut(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _short(value: object) -> str:

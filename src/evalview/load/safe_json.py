@@ -112,6 +112,109 @@ def parse_strict(raw: bytes, *, first_line: int = 1) -> tuple[Any, JsonProblem |
     return value, None
 
 
+def parse_lenient(raw: bytes, *, first_line: int = 1) -> tuple[Any, list[str], JsonProblem | None]:
+    """Parse as Python's json module reads what it wrote (NaN and Infinity as floats, the last of
+    a repeated key, each repeated key listed), inside the bounds `parse_strict` keeps: text that
+    is not UTF-8, a BOM, nesting deeper than MAX_DEPTH or no JSON at all is a problem, never an
+    exception. (value, repeated keys, None) or (None, repeated keys, problem).
+
+    The stdlib decoder recurses once per level and raises RecursionError near 1,000 levels, so
+    that is caught and worded as too deep, and what it did parse is measured against MAX_DEPTH
+    (without recursion) before anyone walks it. Integers of more than 4,300 digits are refused
+    by the decoder itself (a ValueError: not JSON evalview reads).
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + first_line
+        return None, [], JsonProblem("not-utf8", f"byte {exc.start} is not valid UTF-8", line)
+    if text.startswith("\ufeff"):
+        return None, [], JsonProblem(
+            "not-utf8", "the file starts with a UTF-8 byte order mark", first_line
+        )
+    repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in items:
+            if key in out:
+                repeated.append(key)
+            out[key] = value
+        return out
+
+    try:
+        value = json.loads(text, object_pairs_hook=pairs)
+    except RecursionError:
+        return None, repeated, too_deep(raw, first_line)
+    except json.JSONDecodeError as exc:
+        line = exc.lineno + first_line - 1
+        if exc.pos >= len(text.rstrip()):
+            return None, repeated, JsonProblem("invalid-json", "the JSON ends early (truncated?)",
+                                               line)
+        detail = f"{exc.msg} (line {exc.lineno}, column {exc.colno})"
+        return None, repeated, JsonProblem("invalid-json", detail, line)
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        return None, repeated, JsonProblem("invalid-json", str(exc), first_line)
+    if nested_deeper(value, MAX_DEPTH):
+        return None, repeated, too_deep(raw, first_line)
+    if b"\\u" in raw and _has_lone_surrogate(value):  # orjson refuses these; so do we
+        return None, repeated, JsonProblem(
+            "invalid-json", "a \\u escape encodes half of a UTF-16 pair (a lone surrogate), "
+            "which is not text", first_line)
+    return value, repeated, None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def nested_deeper(value: Any, limit: int) -> bool:
+    """True when arrays and objects nest deeper than `limit` in `value` (walked with a stack,
+    not recursion: this runs before any recursive walk may)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth + 1 > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return False
+
+
+def wide_ints(value: Any, where: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """The place (keys and list indexes) of every integer that does not fit 64 bits, signed:
+    such a number cannot be stored, added or written back (orjson refuses it), so a reader makes
+    each a finding at its place. `value` is bounded by MAX_DEPTH already, so the recursion is."""
+    from evalview.load.bounds import int64
+
+    if type(value) is int:
+        return [] if int64(value) else [where]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in wide_ints(v, (*where, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in wide_ints(v, (*where, i))]
+    return []
+
+
 def pad_depth(value: Any) -> Any:
     """`value` inside `_DEPTH_PAD` lists: orjson.dumps of it raises TypeError exactly when
     `value` is nested deeper than MAX_DEPTH (the colon count is unchanged)."""

@@ -34,7 +34,6 @@ reader registers EV7xx): the findings are made while the file is read, not by th
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from evalview.findings import Finding
+from evalview.load.bounds import MAX_NAME, int64
 from evalview.load.errors import InputError
 from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
 from evalview.load.source import Source
@@ -106,10 +106,9 @@ def _first_line(source: Source) -> bytes:
 def _looks_like_task_results(line: bytes) -> bool:
     if not line.startswith(_FIRST_KEY) or not all(m in line for m in _MARKERS):
         return False
-    try:
-        value = json.loads(line)
-    except ValueError:
-        return False
+    from evalview.load.safe_json import parse_lenient
+
+    value = parse_lenient(line)[0]  # bounded: a first line nested 5,000 deep is not ours
     return isinstance(value, dict) and isinstance(value.get("budget_view"), str)
 
 
@@ -135,17 +134,19 @@ class _Arm:
 
 
 def _parse_line(text: str, n: int, file: str) -> tuple[Any, Finding | None]:
-    from evalview.load.safe_json import _no_duplicates, parse_strict
+    from evalview.load.safe_json import parse_lenient, parse_strict
     from evalview.rules import PROBLEM_RULES
 
-    value, problem = parse_strict(text.encode("utf-8"), first_line=n)
+    raw = text.encode("utf-8")
+    value, problem = parse_strict(raw, first_line=n)
     if problem is None:
         return value, None
     if problem.kind == "nonfinite-number":  # Python's json writes NaN; only our fields matter
-        try:
-            return json.loads(text, object_pairs_hook=_no_duplicates), None
-        except ValueError:
-            pass
+        value, repeated, lenient = parse_lenient(raw, first_line=n)
+        if lenient is None and not repeated:
+            return value, None
+        if lenient is not None:
+            problem = lenient
     return None, PROBLEM_RULES[problem.kind](
         f"{file}:{n}: {problem.detail}; the line is not read.", file=file, line=n
     )
@@ -188,14 +189,20 @@ def _arms(path: Path, raw: bytes) -> tuple[dict[str, _Arm], list[Finding]]:
                 f"{file}:{n}: budget_view and arm must be non-empty strings; the line is not "
                 "read.", file=file, line=n))
             continue
+        task = value.get("task_id")
+        if max(len(view), len(arm_name), len(task) if isinstance(task, str) else 0) > MAX_NAME:
+            shared.append(LINE_INVALID(
+                f"{file}:{n}: budget_view, arm or task_id is longer than the {MAX_NAME:,} "
+                "characters of a name evalview reads; the line is not read.",
+                file=file, line=n))
+            continue
         arm = arms.setdefault(f"{view}/{arm_name}", _Arm())
         seed, task = value.get("seed"), value.get("task_id")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not (
-            isinstance(task, str) and task
-        ):
+        if not int64(seed) or not (isinstance(task, str) and task):
             arm.findings.append(LINE_INVALID(
-                f"{file}:{n}: seed must be an integer and task_id a non-empty string "
-                f"(seed {seed!r}, task_id {task!r}); the line is not read.", file=file, line=n))
+                f"{file}:{n}: seed must be an integer of at most 64 bits and task_id a non-empty "
+                f"string (seed {_short(seed)}, task_id {_short(task)}); the line is not read.",
+                file=file, line=n))
             continue
         key = (int(seed), task)
         if key in arm.keys:
@@ -214,6 +221,12 @@ def _arms(path: Path, raw: bytes) -> tuple[dict[str, _Arm], list[Finding]]:
         arm.rows.append({"line": n, "seed": int(seed), "task": task,
                          **{k: value.get(k) for k in (STRICT, HAD_ERROR, RECOVERY)}})
     return arms, shared
+
+
+def _short(value: object) -> str:
+    """A recorded value for a message, cut: a line may hold a 10 MB string."""
+    text = repr(value) if type(value) is not int or int64(value) else "a wider integer"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _table_rows(file: str, rows: list[dict[str, Any]], metric: str) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 #: The v1 spelling of renamed arm fields -> the v2 name.
 LEGACY_ARM_FIELDS = {
@@ -200,6 +200,15 @@ class BenchmarkResult(BaseModel):
     task_level_artifacts: list[dict[str, Any]] = Field(default_factory=list)
     result_analysis_version: str | None = None
     invalidation_status: dict[str, Any] | None = None
+
+    @field_validator("schema_version", mode="before")
+    @classmethod
+    def _whole_version(cls, value: Any) -> Any:
+        """1, 2 or 3 as a JSON integer: `2.0` and `true` compare equal to 2 and 1 in Python, and
+        a Literal would take them, but the harness writes (and its model reads) only integers."""
+        if type(value) is not int:
+            raise ValueError("schema_version must be the integer 1, 2 or 3")
+        return value
 
     @model_validator(mode="after")
     def _v2_provenance(self) -> BenchmarkResult:

@@ -51,7 +51,9 @@ DEFAULT_MESSAGE_KEY = "message"
 #: honestly say (partial credit, export label) is that reader's declaration, looked up by name.
 RunKind = str
 
-_SEED_RE = re.compile(r"(-?\d+)$")
+#: A seed at the end of an id: at most 19 digits (a seed is kept in an int64 column; int() of
+#: thousands of digits would raise), range-checked below.
+_SEED_RE = re.compile(r"(?<!\d)(-?\d{1,19})$")
 
 
 def split_episode_id(episode_id: str) -> tuple[str, int | None]:
@@ -60,7 +62,8 @@ def split_episode_id(episode_id: str) -> tuple[str, int | None]:
     if not sep:
         return episode_id, None
     match = _SEED_RE.search(tail)
-    return task, int(match.group(1)) if match else None
+    seed = int(match.group(1)) if match else None
+    return task, seed if seed is not None and -(2**63) <= seed < 2**63 else None
 
 
 @dataclass(frozen=True, slots=True)

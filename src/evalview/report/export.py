@@ -55,7 +55,7 @@ class Exported:
 
 
 def _export_harness(
-    session: HarnessSession, dest: Path, metrics: Sequence[str]
+    session: HarnessSession, dest: Path, metrics: Sequence[str], redact: bool
 ) -> HarnessExported:
     from evalview.errors import Refused
     from evalview.report.harness_export import export_harness
@@ -65,7 +65,7 @@ def _export_harness(
             "--metric applies to episode reads; a benchmark-harness result has none. Drop the "
             "option."
         )
-    return export_harness(session, dest)
+    return export_harness(session, dest, redact=redact)
 
 
 def result_bytes(result: Result) -> bytes:
@@ -160,7 +160,7 @@ def _export_run(
     early = None if os.path.isdir(src) else snapshot.take(src)
     session = open_one(address, read=ReadOptions(on_read=recorder))
     if isinstance(session, HarnessSession):
-        return _export_harness(session, dest, metrics)
+        return _export_harness(session, dest, metrics, redact)
     before = early if early is not None else recorder.snapshot(src)
     run, findings = session.run, session.findings
     errors = [f for f in findings if f.severity is Severity.ERROR]

@@ -73,6 +73,11 @@ def harness_export_summary(done: HarnessExported) -> ExportSummary:
     audit_warnings = [f for f in doc["findings"] if f["severity"] == "warning"]
     if audit_warnings:
         warnings.append(f"{len(audit_warnings)} audit warning(s) are listed on the page.")
+    for item in doc.get("redacted") or ():
+        warnings.append(
+            f"--redact: {item['path']} held {'an' if item['kind'][0] in 'AEIaei' else 'a'} "
+            f"{item['kind']}; published as [redacted {item['kind']}]."
+        )
     if done.redactions:
         warnings.append(
             f"{done.redactions} string(s) held a local path, a host or a user name and were "

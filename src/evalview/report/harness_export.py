@@ -21,13 +21,14 @@ from typing import Any
 import orjson
 
 from evalview import __version__
-from evalview.findings import Severity
+from evalview.findings import Finding, Severity
 from evalview.harness.audit import HOME_USER, IDENTITY_KEYS
 from evalview.harness.score import HarnessScore, score_harness
 from evalview.load.harness_result import EXPORTED_FORMAT
 from evalview.model.harness import BenchmarkResult
 from evalview.model.harness_file import HarnessFile
 from evalview.report.destination import AuditRefused, check_destination, write_new_directory
+from evalview.report.leaks import Leak, scrub_and_find_leaks
 from evalview.report.sanitize import Scrubber, local_user_names
 from evalview.session import HarnessSession
 
@@ -90,8 +91,15 @@ def leaked_names(raw: Any) -> tuple[str, ...]:
     return tuple(found)
 
 
-def build_document(hf: HarnessFile, card: HarnessScore, scrubber: Scrubber) -> dict[str, Any]:
-    """The published result: every string scrubbed, run directories reduced to names."""
+def build_document(
+    hf: HarnessFile, card: HarnessScore, scrubber: Scrubber, *, redact: bool = False
+) -> dict[str, Any]:
+    """The published result: every string scrubbed and matched against the credential shapes in
+    the one pass the episode export takes (report/leaks.py), run directories reduced to names.
+
+    Raises AuditRefused (EV606 at each value's key in the file) when a published string looks
+    like a credential or a machine detail, unless `redact`: then each is replaced and listed in
+    `redacted`, as for an episode read."""
     res = hf.result
     assert res is not None
     score = card.to_json()
@@ -108,8 +116,32 @@ def build_document(hf: HarnessFile, card: HarnessScore, scrubber: Scrubber) -> d
         "invocation": res.invocation,
         "run_dirs": {a.key: _dir_name(a.run_dir) for a in res.arms},
     } | {k: v for k, v in score.items() if k not in ("format", "refused", "refusals")}
-    published: dict[str, Any] = scrubber.scrub_tree(doc)
+    published, leaks = scrub_and_find_leaks(doc, scrubber, redact=redact)
+    if leaks and not redact:
+        raise AuditRefused(
+            f"{hf.path}: {len(leaks)} published field value(s) look like credentials or "
+            "machine details (API keys, tokens, e-mail addresses, host names, private IP "
+            "addresses, stack traces); nothing was written. Remove them from the result, or "
+            "pass --redact to publish them replaced (result.json and the page then list each "
+            "one).",
+            [_leak_finding(hf, leak) for leak in leaks],
+        )
+    if leaks:
+        published["redacted"] = [leak.to_json() for leak in leaks]
     return published
+
+
+def _leak_finding(hf: HarnessFile, leak: Leak) -> Finding:
+    """EV606 at the line of the leaking key in the harness file (its field's name)."""
+    from evalview.audit.checks.publication import CREDENTIAL_PUBLISHED
+
+    article = "an" if leak.kind[0] in "AEIaei" else "a"
+    return CREDENTIAL_PUBLISHED(
+        f"result.json {leak.path}: the field `{leak.field}` holds a value shaped like "
+        f"{article} {leak.kind}; it would be published. Remove it from the result, or export "
+        "with --redact to publish it replaced.",
+        file=hf.name, line=hf.key_line(leak.field) if leak.field != "key" else None,
+    )
 
 
 def _scrubber(hf: HarnessFile, given: Scrubber | None) -> Scrubber:
@@ -125,6 +157,7 @@ def result_bytes(doc: dict[str, Any]) -> bytes:
 
 def export_harness(
     session: HarnessSession, output_dir: str | Path, *, scrubber: Scrubber | None = None,
+    redact: bool = False,
 ) -> HarnessExported:
     """Export the opened harness result into the new directory `output_dir`.
 
@@ -145,7 +178,7 @@ def export_harness(
     res: BenchmarkResult = hf.result
     card = score_harness(res, findings)
     scrub = _scrubber(hf, scrubber)
-    doc = build_document(hf, card, scrub)
+    doc = build_document(hf, card, scrub, redact=redact)
     payload = {RESULT_JSON: result_bytes(doc), INDEX_HTML: render_html(doc).encode("utf-8")}
     written = write_new_directory(dest, payload)
     return HarnessExported(dest, doc, written, scrub.redactions)

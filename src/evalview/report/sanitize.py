@@ -26,7 +26,9 @@ REDACTED_USER = "[user]"
 
 #: Boundary before a path: start of text or a character that cannot be part of a relative path.
 #: `<` is not one: `</tag>` in a (hostile) task name is markup for the page to escape, not a path.
-_BEFORE = r"(?:(?<=^)|(?<=[\s'\"`=(\[{,;:|]))"
+#: `/` is one: a LeRobot task is GROUP/ID, and an ID of `/home/alice/x` joins to
+#: `g//home/alice/x`, whose absolute path starts at the second slash.
+_BEFORE = r"(?:(?<=^)|(?<=[\s'\"`=(\[{,;:|/]))"
 _PATH_RE = re.compile(
     "|".join(
         (

@@ -37,7 +37,7 @@ def _pt(x: float | None) -> str:
     return points(x)
 
 
-def _range(lo: float, hi: float) -> str:
+def _range(lo: float | None, hi: float | None) -> str:
     return pct_range(lo, hi)
 
 
@@ -235,7 +235,8 @@ class HarnessScreen(Screen[None]):
                                justify="right"),
                 "rate": Text(pct(row.mean), justify="right", style="bold"),
                 "range": Text(_range(row.min, row.max), justify="right"),
-                "bar": interval_bar(row.min, row.max, row.mean, BAR_WIDTH),
+                "bar": (Text("") if row.min is None or row.max is None  # no mean: no bar
+                        else interval_bar(row.min, row.max, row.mean, BAR_WIDTH)),
                 "delta": Text(delta, justify="right"),
                 "label": Text(", ".join(row.labels), style="yellow"),
             }

@@ -50,6 +50,8 @@ VERDICTS = ("all", "errors", "warnings", "clean", "unreadable")
 _STRIP = " ▁▂▃▄▅▆▇█"
 #: Seconds between looks at the folder's files, and how long they must be still before re-reading.
 WATCH_INTERVAL = 1.0
+#: Seconds between re-sorts of the table while rows arrive (and one when the last arrives).
+REFILTER_S = 0.2
 WATCH_SETTLE = 0.5
 
 
@@ -239,6 +241,9 @@ class RunsScreen(Screen[None]):
         #: entry indices marked BC (`C`): the plain-BC reads of the relative statistic
         self.bc: set[int] = set()
         self.done = False
+        #: entries whose rows have not arrived yet (counted, not searched for, per row)
+        self.pending = 0
+        self._refilter_due = False
         self.generation = 0
         #: files under the folder are moving (watching): shown in the title until they settle
         self.changing = False
@@ -277,7 +282,15 @@ class RunsScreen(Screen[None]):
         except FolderError as exc:
             self.post_message(self.Failed(str(exc)))
             return
-        kept = keep or {}
+        kept = dict(keep or {})
+        # What discovery already decided (a link, an unlistable directory) needs no worker:
+        # its row is known now. 30,000 links were 30,000 round trips through the pool and as
+        # many repaints of the whole table.
+        for c in found.entries:
+            if not c.is_read:
+                row = (ReadRow(c.rel, "skipped", c.reason) if c.kind == "skipped"
+                       else ReadRow(c.rel, "unreadable", c.reason))
+                kept[(c.rel, c.kind)] = [row]
         self.post_message(self.Found(found, kept, generation))
         todo = [(i, c) for i, c in enumerate(found.entries) if (c.rel, c.kind) not in kept]
         items = [(str(self.root), c) for _i, c in todo]
@@ -313,6 +326,7 @@ class RunsScreen(Screen[None]):
             if e.row is not None and e.row.status == "skipped"
         ]
         todo = sum(1 for e in self.entries if e.row is None)
+        self.pending = todo
         bar = self.query_one(ProgressBar)
         bar.update(total=max(todo, 1), progress=0)
         bar.display = todo > 0
@@ -331,10 +345,21 @@ class RunsScreen(Screen[None]):
         self.query_one(ProgressBar).advance(1)
         if entry.row.status == "skipped":
             self.skipped.append((entry.row.path, entry.row.reason or ""))
-        if all(e.row is not None for e in self.entries):
+        self.pending -= 1
+        if self.pending <= 0:
             self.done = True
             self.query_one(ProgressBar).display = False
-        self._refilter(keep_cursor=True)
+            self._refilter(keep_cursor=True)
+        elif not self._refilter_due:
+            # Rows arrive faster than a person reads them: the table is re-sorted at most every
+            # REFILTER_S (each re-sort is a pass over every entry), and once at the end.
+            self._refilter_due = True
+            self.set_timer(REFILTER_S, self._refilter_now)
+
+    def _refilter_now(self) -> None:
+        self._refilter_due = False
+        if not self.done:
+            self._refilter(keep_cursor=True)
 
     # -- watching (w, or evalview DIR --watch) ----------------------------------------------
 

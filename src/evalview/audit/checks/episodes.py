@@ -35,6 +35,7 @@ from evalview.audit.checks._common import (
     usage_value,
 )
 from evalview.findings import Finding
+from evalview.load.bounds import int64
 from evalview.model.run import Run
 
 E, W = R.E, R.W
@@ -225,6 +226,9 @@ def _check_identity(d: dict[str, Any], add: _Rec) -> None:
     seed = ep.get("seed")
     if seed is not None and not (type(seed) is int or isinstance(seed, str)):
         add(WRONG_TYPE, f"`episode.seed` is {describe(seed)}; it must be an integer.")
+    elif type(seed) is int and not int64(seed):
+        add(WRONG_TYPE, "`episode.seed` is an integer past 64 bits; a seed must fit 64 bits "
+            "(signed).")
 
 
 def _check_completed(d: dict[str, Any], add: _Rec) -> None:

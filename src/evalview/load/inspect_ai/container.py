@@ -23,7 +23,6 @@ keeps of it (`parse.py`) and dropped, so the transcripts are never all in memory
 from __future__ import annotations
 
 import io
-import json
 import re
 import zipfile
 import zlib
@@ -34,7 +33,7 @@ from typing import Any
 
 from evalview.findings import Finding
 from evalview.load.errors import InputError
-from evalview.load.safe_json import DuplicateKeyError, JsonProblem, _no_duplicates, parse_strict
+from evalview.load.safe_json import JsonProblem, parse_lenient, parse_strict
 
 HEADER = "header.json"
 START = "_journal/start.json"
@@ -101,15 +100,14 @@ def parse_doc(raw: bytes, first_line: int = 1) -> tuple[Any, JsonProblem | None]
     value, problem = parse_strict(raw, first_line=first_line)
     if problem is None or problem.kind != "nonfinite-number":
         return value, problem
-    try:
-        return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates), None
-    except DuplicateKeyError as exc:
-        return None, JsonProblem("duplicate-key", f"the key {exc.key!r} appears twice in one "
-                                 "object")
-    except RecursionError:
-        return None, JsonProblem("too-deep", "a value is nested too deeply")
-    except ValueError as exc:
-        return None, JsonProblem("invalid-json", str(exc))
+    # bounded as the strict parse is (depth, lone surrogates), never json.loads (issue 24)
+    value, repeated, problem = parse_lenient(raw, first_line=first_line)
+    if problem is not None:
+        return None, problem
+    if repeated:
+        return None, JsonProblem("duplicate-key", f"the key {repeated[0]!r} appears twice in "
+                                 "one object")
+    return value, None
 
 
 def _problem_text(problem: JsonProblem) -> str:

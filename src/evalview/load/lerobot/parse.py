@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from evalview.findings import Finding
+from evalview.load.bounds import MAX_NAME, finite_number, int64
 from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator, Path, show_path
 from evalview.rules import Rule
@@ -99,7 +100,7 @@ class TaskRecord:
                 n=len(self.successes),
                 k=self.successes.count(1),
                 valid=-1 not in self.successes,
-                reward_sums=(math.fsum(sums), math.fsum(maxes)),
+                reward_sums=(safe_fsum(sums), safe_fsum(maxes)),
                 reward_counts=(len(sums), len(maxes)),
             )
         return self._stats
@@ -141,17 +142,35 @@ def wilson_interval(k: int, n: int) -> tuple[float, float]:
 
 
 def _is_number(x: Any) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool)
+    """A JSON number evalview can compare: a float (NaN included: EV708 says so) or an int that
+    fits 64 bits (a wider one overflows any float arithmetic: not a number here)."""
+    return type(x) is float or int64(x)
+
+
+def safe_fsum(values: list[float] | tuple[float, ...]) -> float:
+    """`math.fsum`, or NaN when finite values add up past the largest float (fsum raises then):
+    an average of such rewards cannot be recomputed, which the caller says."""
+    try:
+        return math.fsum(values)
+    except (OverflowError, ValueError):
+        return math.nan
 
 
 def _close(recorded: float, expected: float) -> bool:
     return abs(recorded - expected) <= ABS_TOL + REL_TOL * abs(expected)
 
 
+#: Longest recorded value a message quotes whole (a 10 MB task name is cut, not repeated).
+_SHOWN = 60
+
+
 def _fmt(x: Any) -> str:
     if isinstance(x, float):
         return repr(x) if not math.isnan(x) else "NaN"
-    return repr(x) if isinstance(x, str) else str(x)
+    if isinstance(x, int) and not isinstance(x, bool) and not int64(x):
+        return f"an integer of {len(str(abs(x)))} digits"
+    text = repr(x) if isinstance(x, str) else str(x)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
 
 
 class _Reader:
@@ -187,8 +206,9 @@ class _Reader:
         return -1
 
     def reward_of(self, value: Any, path: Path, eid: str, what: str) -> float:
-        if _is_number(value) and math.isfinite(value):
-            return float(value)
+        number = finite_number(value)
+        if number is not None:
+            return number
         self.at(R.REWARD_INVALID, path, f"{what} is {_fmt(value)}, not a finite number.", eid)
         return math.nan
 
@@ -202,7 +222,9 @@ class _Reader:
 
     def rewards_of(self, values: list[Any], n: int, path: Path, task: str) -> list[float]:
         """A whole rewards list, padded with NaN to the episode count (EV702 said why)."""
-        if set(map(type, values)) <= {float, int} and math.isfinite(math.fsum(values)):
+        kinds = set(map(type, values))
+        if (kinds <= {float, int} and math.isfinite(safe_fsum(values))
+                and (int not in kinds or all(map(int64, values)))):
             out = list(map(float, values))
             return out[:n] + [math.nan] * (n - len(out))
         what = str(path[-1])[:-1]
@@ -226,9 +248,16 @@ class _Reader:
             lo, hi = wilson_interval(k, n) if n else (math.nan, math.nan)
             expected["pc_success_ci95"] = [100.0 * lo, 100.0 * hi]
         for key, i in (("avg_sum_reward", 0), ("avg_max_reward", 1)):
-            total = math.fsum(st.reward_sums[i] for st in stats)
+            total = safe_fsum([st.reward_sums[i] for st in stats])
             count = sum(st.reward_counts[i] for st in stats)
             expected[key] = total / count if count else math.nan
+            if count and math.isnan(total) and key in obj:
+                self.at(
+                    R.REWARD_INVALID, (*path, key),
+                    "the per-episode rewards add up past the largest float, so their average "
+                    "cannot be recomputed; not compared.",
+                )
+                expected.pop(key)
         for key, want in expected.items():
             if key in obj:
                 self.compare(obj[key], want, (*path, key), n)
@@ -334,8 +363,11 @@ def _single_env(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
             )
         seen_ix.setdefault(ix, i)
         seed = ep.get("seed")
-        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            r.at(R.STRUCTURE, (*path, "seed"), f"seed is {_fmt(seed)}, not an integer or null.")
+        if seed is not None and not int64(seed):
+            r.at(
+                R.STRUCTURE, (*path, "seed"),
+                f"seed is {_fmt(seed)}, not an integer (of at most 64 bits) or null.",
+            )
             seed = None
         if seed is not None:
             if seed in seen_seed:
@@ -363,7 +395,7 @@ def _single_env(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
     if isinstance(agg, dict):
         r.unknown_keys(agg, _AGGREGATED_KEYS, ("aggregated",))
         r.aggregates(agg, ("aggregated",), [task])
-        recorded = agg.get("pc_success") if _is_number(agg.get("pc_success")) else None
+        recorded = finite_number(agg.get("pc_success"))
         newer = "n_success" in agg
     else:
         r.at(R.STRUCTURE, ("aggregated",), "aggregated is not an object.")
@@ -425,9 +457,14 @@ def _task_of(entry: Any, path: Path, r: _Reader, seen: dict[str, int]) -> TaskRe
     if not isinstance(group, str) or not group or "/" in group:
         r.at(R.STRUCTURE, (*path, "task_group"), f"task_group is {_fmt(group)}, not a name.")
         return None
-    if not (isinstance(tid, int | str) and not isinstance(tid, bool)) or str(tid) == "":
+    if not (isinstance(tid, str) or int64(tid)) or str(tid) == "":
         r.at(R.STRUCTURE, (*path, "task_id"), f"task_id is {_fmt(tid)}, not an id.")
         return None
+    for key, value in (("task_group", group), ("task_id", str(tid))):
+        if len(value) > MAX_NAME:
+            r.at(R.STRUCTURE, (*path, key), f"{key} is {_fmt(value)}, {len(value):,} characters: "
+                 f"longer than the {MAX_NAME:,} of a name evalview reads; the task is not read.")
+            return None
     task = TaskRecord(group, str(tid), path)
     if task.name in seen:
         r.at(
@@ -485,6 +522,9 @@ def _per_group(
     if not isinstance(per_group, dict):
         r.at(R.STRUCTURE, ("per_group",), "per_group is not an object.")
         return recorded
+    by_group: dict[str, list[TaskRecord]] = {}
+    for t in tasks:  # one pass, not one per group: 10,000 groups must not cost 10,000 passes
+        by_group.setdefault(t.group, []).append(t)
     for g, summary in per_group.items():
         gpath: Path = ("per_group", g)
         if not isinstance(summary, dict):
@@ -492,11 +532,11 @@ def _per_group(
             continue
         r.unknown_keys(summary, _GROUP_KEYS, gpath)
         if g not in groups:
-            r.at(R.GROUP_MISMATCH, gpath, f"group {g!r} has no task in per_task.")
-        r.aggregates(summary, gpath, [t for t in tasks if t.group == g])
-        pc: Any = summary.get("pc_success")
-        if _is_number(pc) and math.isfinite(pc):
-            recorded[g] = float(pc)
+            r.at(R.GROUP_MISMATCH, gpath, f"group {_fmt(g)} has no task in per_task.")
+        r.aggregates(summary, gpath, by_group.get(g, []))
+        pc = finite_number(summary.get("pc_success"))
+        if pc is not None:
+            recorded[g] = pc
     for g in groups:
         if g not in per_group:
             r.at(
@@ -514,5 +554,5 @@ def _overall(overall: Any, r: _Reader, tasks: list[TaskRecord]) -> tuple[float |
         return None, False
     r.unknown_keys(overall, _OVERALL_KEYS, ("overall",))
     r.aggregates(overall, ("overall",), tasks)
-    recorded = overall.get("pc_success") if _is_number(overall.get("pc_success")) else None
+    recorded = finite_number(overall.get("pc_success"))
     return recorded, "n_success" in overall

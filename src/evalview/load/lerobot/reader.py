@@ -14,7 +14,6 @@ Bounds (refused beyond, before any episode is read): 128 MiB per file, 200,000 e
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable
 from functools import cached_property
@@ -22,13 +21,13 @@ from pathlib import Path
 from typing import Any, cast
 
 from evalview.findings import Finding
-from evalview.load.bounds import MAX_BYTES
+from evalview.load.bounds import MAX_BYTES, MAX_NAME
 from evalview.load.errors import InputError
 from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator
 from evalview.load.lerobot.parse import LeRobotRead, layout_of, read_document
 from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
-from evalview.load.safe_json import DuplicateKeyError, JsonProblem, _no_duplicates, parse_strict
+from evalview.load.safe_json import JsonProblem, parse_lenient, parse_strict
 from evalview.load.source import Source
 from evalview.model.run import COMPLETED, INVALID, EpisodeTable, Identity, Protocol, Run
 
@@ -61,15 +60,16 @@ def parse_lerobot_json(
     if problem.kind != "nonfinite-number":
         where = f":{problem.line}" if problem.line else ""
         raise InputError(f"{path}{where}: not valid JSON ({problem.detail}). Re-run lerobot-eval.")
-    try:
-        return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates)
-    except DuplicateKeyError as exc:
+    value, repeated, problem = parse_lenient(raw)
+    if problem is not None:
+        where = f":{problem.line}" if problem.line else ""
+        raise InputError(f"{path}{where}: not valid JSON ({problem.detail}). Re-run lerobot-eval.")
+    if repeated:
         raise InputError(
-            f"{path}: the key {exc.key!r} appears twice in one object; the file is refused. "
+            f"{path}: the key {repeated[0]!r} appears twice in one object; the file is refused. "
             "Keep one value per key."
-        ) from exc
-    except ValueError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc}). Re-run lerobot-eval.") from exc
+        )
+    return value
 
 
 def documents_of(value: Any) -> list[tuple[str | None, dict[str, Any]]] | None:
@@ -115,6 +115,13 @@ def load_lerobot_reads(
     docs = documents_of(value)
     if docs is None:
         return None
+    long_keys = [k for k, _d in docs if k is not None and len(k) > MAX_NAME]
+    docs = [(k, d) for k, d in docs if k is None or len(k) <= MAX_NAME]
+    if not docs:
+        raise InputError(
+            f"{path}: every read is named by a key longer than {MAX_NAME:,} characters (the "
+            "longest name evalview reads); none was read. Rename the reads."
+        )
     episodes = sum(_episode_count(d) for _k, d in docs)
     if episodes > MAX_LEROBOT_EPISODES:
         raise InputError(
@@ -128,10 +135,18 @@ def load_lerobot_reads(
         assert isinstance(value, dict)
         keys = {k for k, _d in docs}
         for k in value:
-            if k not in keys:
+            if k in long_keys:
+                shared.append(
+                    R.STRUCTURE(
+                        f"a read named by {len(k):,} characters, longer than the {MAX_NAME:,} of "
+                        f"a name evalview reads ({k[:40]!r}...); not read. Rename it.",
+                        file=file, line=loc.line((k,)),
+                    )
+                )
+            elif k not in keys:
                 shared.append(
                     R.UNKNOWN_KEY(
-                        f"{k}: not a lerobot-eval read (a key of your own); kept, not read.",
+                        f"{_cut(k)}: not a lerobot-eval read (a key of your own); kept, not read.",
                         file=file, line=loc.line((k,)),
                     )
                 )
@@ -142,6 +157,11 @@ def load_lerobot_reads(
         run.reading_findings = [*shared, *read.findings]
         runs.append((key, run))
     return runs
+
+
+def _cut(key: str) -> str:
+    """A key of the user's own in a message: cut (it may be megabytes long)."""
+    return key if len(key) <= 60 else f"{key[:57]}..."
 
 
 def run_of(path: Path, key: str | None, read: LeRobotRead, *, bytes_read: int) -> Run:

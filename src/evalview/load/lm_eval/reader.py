@@ -13,7 +13,6 @@ the user's page.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from pathlib import Path
@@ -23,6 +22,7 @@ from evalview.findings import Finding
 from evalview.load.errors import InputError
 from evalview.load.lm_eval import rules as R
 from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.safe_json import parse_lenient
 from evalview.load.source import Source
 from evalview.model.run import Identity, Protocol, Run
 
@@ -57,10 +57,11 @@ def _parsed(source: Source) -> tuple[Any, Any]:
     """Strict JSON, except the bare NaN lm-eval's json.dumps writes for a NaN stderr."""
     value, problem = source.parsed
     if problem is not None and problem.kind == "nonfinite-number":
-        try:
-            return json.loads(source.raw.decode("utf-8")), None
-        except ValueError:
-            return None, problem
+        # bounded as the strict parse is (depth, lone surrogates), never json.loads (issue 24)
+        lenient, repeated, bad = parse_lenient(source.raw)
+        if bad is not None or repeated:
+            return None, bad or problem
+        return lenient, None
     return value, problem
 
 
@@ -125,11 +126,12 @@ def read_results(source: Source) -> Run:
         for i, raw_line in enumerate(src.raw.splitlines(), start=1):
             if not raw_line.strip():
                 continue
-            try:
-                obj = json.loads(raw_line)
-            except (ValueError, RecursionError) as exc:
+            obj, repeated, problem = parse_lenient(raw_line, first_line=i)
+            if problem is not None or repeated:
+                why = (problem.detail if problem is not None
+                       else f"the key {repeated[0][:60]!r} appears twice in one object")
                 findings.append(R.SAMPLES_LINE(
-                    f"{sfile} line {i}: not valid JSON ({exc}); it was not read.",
+                    f"{sfile} line {i}: not valid JSON ({why}); it was not read.",
                     file=sfile, line=i))
                 continue
 
