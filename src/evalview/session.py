@@ -52,6 +52,8 @@ class ScoreOptions:
     metric: str | None = None
     allow_errors: bool = False
     allow_off_protocol: bool = False
+    #: a grouping of the episodes (an Inspect sample metadata key) to break the rate down by
+    group_by: str | None = None
 
 
 #: What `evalview export` scores: errored cases stay in the denominators as non-successes, and an
@@ -299,6 +301,7 @@ def score_session(session: Session, options: ScoreOptions | None = None) -> Scor
         metric=o.metric,
         allow_errors=o.allow_errors,
         allow_off_protocol=o.allow_off_protocol,
+        group_by=o.group_by,
     )
 
 
@@ -552,6 +555,7 @@ def compare_sessions(
     allow_off_protocol: bool = False,
     allow_errors: bool = False,
     allow_mismatch: bool = False,
+    group_by: str | None = None,
 ) -> Comparison:
     """Pair B against A by episode, with each read's own audit (a read with audit errors is
     refused, as `score` refuses it); labels are the addresses (`FILE [KEY]`). `allow_mismatch`:
@@ -570,6 +574,7 @@ def compare_sessions(
         allow_off_protocol=allow_off_protocol,
         allow_errors=allow_errors,
         allow_mismatch=allow_mismatch,
+        group_by=group_by,
     )
 
 

@@ -94,14 +94,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "task version, dataset or sample ids differ, over the pairs both select; labelled "
         "NOT MATCHED",
     )
+    p.add_argument(
+        "--group-by", metavar="KEY",
+        help="also pair by each value of a sample metadata key both reads record (Inspect AI: "
+        "category, subject, difficulty), each value's mid-p adjusted for the groups (Holm; "
+        "Benjamini–Hochberg)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from evalview.errors import Refused
+    from evalview.folder.discover import one_read
+    from evalview.model.address import Address
     from evalview.session import HarnessSession, compare_sessions, open_one
 
-    side_a = open_one(args.a, name=args.read_a)
-    side_b = open_one(args.b, name=args.read_b)
+    # a folder of one read (an lm-eval model directory) is that read, as `check DIR` finds it
+    side_a = open_one(one_read(Address.of(args.a, args.read_a), "compare"))
+    side_b = open_one(one_read(Address.of(args.b, args.read_b), "compare"))
     if isinstance(side_a, HarnessSession) and isinstance(side_b, HarnessSession):
         from evalview.cli.harness import compare as compare_harness_files
 
@@ -118,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
         allow_off_protocol=args.allow_off_protocol,
         allow_errors=args.allow_errors,
         allow_mismatch=args.allow_mismatch,
+        group_by=args.group_by,
     )
     if args.json:
         emit_json(result.to_json())
@@ -196,7 +206,7 @@ def show(c: Comparison) -> None:
         )
     if c.labels:
         out.print("[bold yellow]" + escape("  ".join(c.labels)) + "[/]")
-    rows = [*c.tasks, c.overall] if len(c.tasks) > 1 else c.tasks
+    rows = [*c.tasks, c.overall] if len(c.tasks) > 1 else c.tasks or [c.overall]
     # Task names stay on one line up to 24 characters; numbers give way first (they never wrap).
     task_width = min(24, max(len(t.task) for t in rows))
     counts = Table(
@@ -218,7 +228,7 @@ def show(c: Comparison) -> None:
                  "unpaired"):
         tests.add_column(name, justify="right", no_wrap=True)
     for t in rows:
-        section = t is c.tasks[-1] and len(rows) > len(c.tasks)
+        section = bool(c.tasks) and t is c.tasks[-1] and len(rows) > len(c.tasks)
         excluded = ", ".join(f"{k} {v}" for k, v in sorted(t.excluded.items()))
         counts.add_row(
             escape(t.task), str(t.pairs), str(t.both), str(t.only_a), str(t.only_b),
@@ -263,5 +273,8 @@ def show(c: Comparison) -> None:
             "not counted as failures): "
             + escape(", ".join(f"{k} {v}" for k, v in sorted(c.overall.excluded.items())))
         )
+    from evalview.cli.compare_extras import show_extras
+
+    show_extras(c)
     for note in c.notes:
         out.print(f"[yellow]note:[/] {escape(note)}")

@@ -70,6 +70,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--view", metavar="NAME", help="a subset declared by --benchmark (an appendix view)"
     )
     p.add_argument(
+        "--group-by", metavar="KEY",
+        help="the rate and Wilson 95 %% by each value of a sample metadata key (Inspect AI: "
+        "category, subject, difficulty; --view KEY says the same)",
+    )
+    p.add_argument(
         "--bootstrap",
         metavar="B",
         type=resamples,
@@ -105,10 +110,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from evalview.folder.discover import one_read
+    from evalview.model.address import Address
     from evalview.session import HarnessSession, ScoreOptions, open_reads, score_session
     from evalview.stats import load_benchmark
 
-    opened = open_reads(args.path, name=args.read)  # read once, whichever reader takes it
+    # a folder of one read (an lm-eval model directory) is that read, as `check DIR` finds it
+    opened = open_reads(one_read(Address.of(args.path, args.read), "score"))  # read once, whichever reader takes it
     if isinstance(opened[0], HarnessSession):  # a benchmark-harness result: arms x seeds
         from evalview.cli.harness import score as score_harness_file
 
@@ -122,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         metric=args.metric,
         allow_errors=args.allow_errors,
         allow_off_protocol=args.allow_off_protocol,
+        group_by=args.group_by,
     )
     cards = [score_session(session, options) for session in reads]
     refused = any(card.refused for card in cards)
@@ -184,6 +193,9 @@ def _print_card(out: Console, card: Scorecard, path: str, *, per_task: bool) -> 
         _print_source(out, card.source)
     if card.graded is not None:
         _print_graded(out, card.graded)
+    from evalview.cli.breakdown_text import print_breakdowns
+
+    print_breakdowns(out, card)
     if per_task:
         out.print()
         out.print(_task_table(card))

@@ -13,6 +13,7 @@ pairs A won, and the difference is rate_B − rate_A.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,7 @@ from evalview.compare.reads import (
     refuse_mixed_benchmarks,
     refuse_mixed_seed_sets,
 )
+from evalview.compare.resampled import GradedPairs, SampleLevel
 from evalview.findings import Finding
 from evalview.fmt import count, pct, points
 from evalview.model.run import COMPLETED, ERROR, UNATTEMPTED, Run
@@ -45,12 +47,13 @@ from evalview.stats.policy import DEVELOPMENT as DEVELOPMENT_LABEL
 from evalview.stats.policy import (
     NOT_PUBLISHABLE,
     OFF_PROTOCOL,
-    no_cases_message,
     untagged_quality_tags,
 )
 
 SUCCESS = "success"
 FAILURE = "failure"
+#: a completed episode whose value is graded (not 0/1): compared by the paired bootstrap
+GRADED = "graded"
 #: The verdict codes that declare a difference.
 WINS = ("a_better", "b_better")
 
@@ -242,6 +245,13 @@ class Comparison:
     #: how many common episodes have a recorded seed on both sides (checked equal) and how many
     #: are paired by episode id alone (an assumption the files cannot show)
     seed_pairing: dict[str, int] = field(default_factory=dict)
+    #: `--group-by KEY`: the key, and each value's 2x2 counts adjusted for the group family
+    group_key: str | None = None
+    groups: list[PairedCounts] = field(default_factory=list)
+    #: tasks whose metric is graded (lm-eval's BLEU, F1): a paired bootstrap over documents
+    graded: list[GradedPairs] = field(default_factory=list)
+    #: repeated epochs (Inspect): the comparison with each sample's epochs reduced
+    sample_level: SampleLevel | None = None
 
     def multiplicity(self) -> dict[str, Any] | None:
         """How many per-task verdicts hold after adjustment; None with fewer than two tests."""
@@ -280,12 +290,38 @@ class Comparison:
             "labels": list(self.labels),
             # only with --allow-errors and an errored pair, so other output is as it was
             **({"errored_pairs": list(self.errored_pairs)} if self.errored_pairs else {}),
+            **self._extra_json(),
         }
 
+    def _extra_json(self) -> dict[str, Any]:
+        """The parts only some reads have (absent otherwise, so other output is as it was)."""
+        out: dict[str, Any] = {}
+        if self.group_key is not None:
+            family = [g for g in self.groups if g.adjusted is not None]
+            out["groups"] = {
+                "key": self.group_key,
+                "family": len(family),
+                "significant": {
+                    "unadjusted": sum(g.verdict.code in WINS for g in self.groups),
+                    "holm": sum(g.verdict.code in WINS and g.adjusted.holm_rejects
+                                for g in family if g.adjusted),
+                    "benjamini_hochberg": sum(g.verdict.code in WINS and g.adjusted.bh_rejects
+                                              for g in family if g.adjusted),
+                },
+                "rows": [g.to_json() | {"group": g.task} for g in self.groups],
+            }
+        if self.graded:
+            out["graded"] = [g.to_json() for g in self.graded]
+        if self.sample_level is not None:
+            out["sample_level"] = self.sample_level.to_json()
+        return out
 
-def _outcome(status: str, success: int) -> str:
+
+def _outcome(status: str, success: int, score: float = math.nan) -> str:
     if status == COMPLETED and success in (0, 1):
         return SUCCESS if success == 1 else FAILURE
+    if status == COMPLETED and not math.isnan(score):
+        return GRADED
     if status in (ERROR, UNATTEMPTED):
         return str(status)
     return "invalid"
@@ -295,10 +331,10 @@ def _outcomes(run: Run) -> dict[str, tuple[str, str]]:
     """Episode id -> (task, outcome) over the selected cases, in schedule order."""
     table = run.scheduled()
     out: dict[str, tuple[str, str]] = {}
-    for eid, task, status, success in zip(
-        table.ids, table.task, table.status, table.success, strict=True
+    for eid, task, status, success, score in zip(
+        table.ids, table.task, table.status, table.success, table.score, strict=True
     ):
-        out[str(eid)] = (str(task), _outcome(str(status), int(success)))
+        out[str(eid)] = (str(task), _outcome(str(status), int(success), float(score)))
     return out
 
 
@@ -409,10 +445,13 @@ def paired_counts(
     )
 
 
-def adjust_for_multiplicity(tasks: list[PairedCounts], alpha: float) -> list[PairedCounts]:
+def adjust_for_multiplicity(
+    tasks: list[PairedCounts], alpha: float, unit: str = "tasks"
+) -> list[PairedCounts]:
     """Each task's mid-p adjusted for the family of per-task tests (Holm; Benjamini–Hochberg),
     and its verdict saying whether a difference it declares holds after Holm's correction. The
-    family is every task with a completed pair; with fewer than two there is nothing to adjust."""
+    family is every task (or group: `unit`) with a completed pair; with fewer than two there is
+    nothing to adjust."""
     family = [i for i, t in enumerate(tasks) if t.pairs]
     if len(family) < 2:
         return tasks
@@ -423,10 +462,10 @@ def adjust_for_multiplicity(tasks: list[PairedCounts], alpha: float) -> list[Pai
         v = tasks[i].verdict
         if v.code in WINS:
             if adj.holm_rejects:
-                more = (f"; it holds after Holm's correction for the {adj.family} tasks "
+                more = (f"; it holds after Holm's correction for the {adj.family} {unit} "
                         f"(adjusted p = {h:.3g})")
             else:
-                more = (f"; not after Holm's correction for the {adj.family} tasks (adjusted "
+                more = (f"; not after Holm's correction for the {adj.family} {unit} (adjusted "
                         f"p = {h:.3g}; Benjamini–Hochberg {q:.3g}): a lead to re-test, not a "
                         "claim")
             v = replace(v, text=v.text + more)
@@ -446,8 +485,12 @@ def compare_runs(
     allow_off_protocol: bool = False,
     allow_errors: bool = False,
     allow_mismatch: bool = False,
+    group_by: str | None = None,
 ) -> Comparison:
     """Pair B against A by episode id. Raises `Refused` for reads that cannot be paired.
+
+    `group_by`: a grouping both reads record (an Inspect sample metadata key): the 2x2 counts,
+    tests and verdicts by its values too, adjusted for the family of groups (Holm; BH).
 
     Reads that declare what pairs them (`Run.pairing`: an Inspect log's task, dataset and sample
     ids) are checked by that instead of the benchmark identity (`compare.pairing`): refused when
@@ -463,6 +506,7 @@ def compare_runs(
     audits both; nothing here audits again).
     """
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
+    _refuse_unknown_group(a, b, fa.label, fb.label, group_by)
     unmatched = refuse_unmatched(a, b, fa.label, fb.label, allow=allow_mismatch)
     if not declares_pairing(a, b):
         refuse_mixed_benchmarks([fa, fb])
@@ -494,6 +538,11 @@ def compare_runs(
         "all pairs", total["both"], total["only_a"], total["only_b"], total["neither"],
         alpha=alpha, power=power, excluded=dict(total_ex),
     )
+    if not overall.pairs and pairs.graded:
+        overall = replace(overall, verdict=replace(overall.verdict, text=(
+            "no pair of 0/1 outcomes: every paired document is graded (a non-binary metric), "
+            "compared by the paired bootstrap below")))
+    extras = _extras(a, b, oa, ob, common, pairs, group_by, alpha, power)
     return Comparison(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
         only_in_a=[eid for eid in oa if eid not in ob],
@@ -502,7 +551,70 @@ def compare_runs(
         labels=unmatched + _labels(bool(off), fa, errored),
         errored_pairs=pairs.errored,
         seed_pairing=seeds,
+        **extras,
     )
+
+
+def _refuse_unknown_group(a: Run, b: Run, la: str, lb: str, key: str | None) -> None:
+    if key is None:
+        return
+    for run, label in ((a, la), (b, lb)):
+        if key not in run.groupings:
+            known = ", ".join(run.groupings) or "none"
+            raise Refused(
+                f"{label}: no grouping {key!r} (its groupable sample metadata keys: {known}); "
+                "--group-by takes a key both reads record."
+            )
+
+
+def _extras(
+    a: Run, b: Run, oa: dict[str, tuple[str, str]], ob: dict[str, tuple[str, str]],
+    common: list[str], pairs: _Pairs, group_by: str | None, alpha: float, power: float,
+) -> dict[str, Any]:
+    """The groups (`group_by`), the graded tasks and the sample level, where a read has them."""
+    from evalview.compare.resampled import graded_pairs, sample_level
+
+    out: dict[str, Any] = {}
+    if group_by is not None:
+        va, vb = a.groupings[group_by], b.groupings[group_by]
+
+        def by_group(o: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+            return {e: (va.get(e) or vb.get(e) or "(no value)", res)
+                    for e, (_t, res) in o.items()}
+
+        gp = _pair_tables(by_group(oa), by_group(ob), common, "A", "B")
+        groups = [
+            paired_counts(g, c["both"], c["only_a"], c["only_b"], c["neither"], alpha=alpha,
+                          power=power, excluded=dict(gp.excluded[g]))
+            for g, c in sorted(gp.cells.items())
+        ]
+        out["group_key"] = group_by
+        out["groups"] = adjust_for_multiplicity(groups, alpha, "groups")
+    if pairs.graded:
+        sa, sb = _scores(a), _scores(b)
+        out["graded"] = [
+            graded_pairs(task, _metric_of(a, task), [sa[e] for e in ids], [sb[e] for e in ids])
+            for task, ids in pairs.graded.items()
+        ]
+    binary = [(e, int(oa[e][1] == SUCCESS), int(ob[e][1] == SUCCESS)) for e in common
+              if oa[e][1] in (SUCCESS, FAILURE) and ob[e][1] in (SUCCESS, FAILURE)]
+    level = sample_level(a.repeats or b.repeats, binary)
+    if level is not None:
+        out["sample_level"] = level
+    return out
+
+
+def _scores(run: Run) -> dict[str, float]:
+    table = run.scheduled()
+    return {str(e): float(v) for e, v in zip(table.ids, table.score, strict=True)}
+
+
+def _metric_of(run: Run, task: str) -> str | None:
+    """The metric a graded task is read by (lm-eval: its headline), when the read says."""
+    for row in run.native.get("tasks") or ():
+        if isinstance(row, dict) and row.get("task") == task:
+            return str(row.get("metric"))
+    return None
 
 
 def _refuse_untagged(reads: tuple[tuple[Run, ReadFacts], ...]) -> None:
@@ -553,6 +665,8 @@ class _Pairs:
     cells: dict[str, Counter[str]] = field(default_factory=dict)
     excluded: dict[str, Counter[str]] = field(default_factory=dict)
     errored: list[dict[str, str]] = field(default_factory=list)
+    #: task -> the episode ids graded (not 0/1) on both sides: the paired bootstrap's pairs
+    graded: dict[str, list[str]] = field(default_factory=dict)
 
     def totals(self) -> tuple[Counter[str], Counter[str]]:
         total: Counter[str] = Counter()
@@ -585,6 +699,10 @@ def _pair_tables(
                 f"episode {eid} is task {task_a!r} in {label_a} but {task_b!r} in {label_b}; "
                 "the reads do not describe the same schedule."
             )
+        if GRADED in (out_a, out_b):
+            if out_a == out_b == GRADED:
+                pairs.graded.setdefault(task_a, []).append(eid)
+            continue
         cell = pairs.cells.setdefault(task_a, Counter())
         ex = pairs.excluded.setdefault(task_a, Counter())
         key = _CELL.get((out_a, out_b))
@@ -675,11 +793,11 @@ def _refuse_unscorable(
                 f"them (see `evalview check {facts.label}`)."
             )
         if not len(run.episodes):
-            from evalview.load.registry import no_cases_reason
+            from evalview.load.registry import no_pairs_reason
 
-            why = no_cases_reason(run.kind)
-            if why is not None:  # what `score` says of it, in its format's terms
-                raise Refused(no_cases_message(facts.label, why))
+            why = no_pairs_reason(run.kind)
+            if why is not None:  # compare's own words, in its format's terms
+                raise Refused(f"{facts.label}: not compared, nothing to pair: {why}")
         ids = [e.episode_id for e in errored_cases(run.scheduled())]
         if ids and not allow_errors:
             shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")

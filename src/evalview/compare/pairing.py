@@ -86,5 +86,6 @@ def pairing_notes(a: Run, b: Run) -> list[str]:
     return [
         f"pairs are (sample id, epoch) and each sample runs {epochs} epochs: a sample's epochs "
         "share its difficulty, so McNemar's p and the paired interval, which take every pair as "
-        "independent, are optimistic; read them as pairs of sample-epochs, not of samples"
+        "independent, are optimistic; read them as pairs of sample-epochs, not of samples (the "
+        "sample level, each sample's epochs reduced to a mean, is the comparison of samples)"
     ]

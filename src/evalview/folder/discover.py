@@ -19,7 +19,10 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from evalview.model.address import Address
 
 #: Directory levels below DIR that are searched (DIR itself is level 0).
 MAX_DEPTH = 8
@@ -201,3 +204,39 @@ def discover(
 
     walk(top, "", 1)
     return found
+
+
+def lone_read(path: Path, door: str = "score") -> Path | None:
+    """The one read in the folder `path`, for a door that takes one read (`score`, `export`,
+    `compare`): `check DIR` finds the same reads. None when `path` is not a folder of reads,
+    or holds no read at all; FolderError when it holds several (naming them, and what to pass)."""
+    if not is_folder(path):
+        return None
+    found = discover(path)
+    reads = found.reads
+    if len(reads) == 1:
+        return path / reads[0].rel
+    if not reads:  # the closed-run reader says what is missing, as `check DIR` does
+        return None
+    shown = ", ".join(str(path / r.rel) for r in reads[:4])
+    more = f" and {len(reads) - 4} more" if len(reads) > 4 else ""
+    raise FolderError(
+        f"{path}: a folder of {len(reads)} reads ({shown}{more}); `evalview {door}` takes one "
+        f"read: pass its path. `evalview check {path}`, `evalview table {path}` and `evalview "
+        f"{path}` take the whole folder."
+    )
+
+
+def one_read(address: Address, door: str = "score") -> Address:
+    """`address`, or the one read inside it when it is a folder of exactly one read (an
+    lm-eval model directory, a logs/ folder of one log): `score`, `export` and `compare` answer
+    as `check DIR` finds it. InputError (exit 2) naming the reads when it holds several."""
+    from dataclasses import replace
+
+    from evalview.load.errors import InputError
+
+    try:
+        inner = lone_read(address.path, door)
+    except FolderError as exc:
+        raise InputError(str(exc)) from exc
+    return address if inner is None else replace(address, path=inner)

@@ -131,6 +131,37 @@ class TaskCell:
     wilson95: tuple[float, float]
 
 
+@dataclass(frozen=True, slots=True)
+class TaskValue:
+    """One task's (or group's) headline metric as the tool that wrote the read records it
+    (lm-eval: `acc,none` ± its stderr over `n` documents): the paper's column per task."""
+
+    task: str
+    metric: str
+    value: float
+    stderr: float | None
+    n: int | None
+    group: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"metric": self.metric, "value": self.value, "stderr": self.stderr, "n": self.n,
+                "group": self.group}
+
+
+def task_values(native: dict[str, Any]) -> tuple[TaskValue, ...]:
+    """Each task's first recorded metric (its headline) from a read's `native` numbers."""
+    out: dict[str, TaskValue] = {}
+    for r in native.get("tasks") or ():
+        if not isinstance(r, dict) or r.get("task") in out or r.get("value") is None:
+            continue
+        se = r.get("stderr")
+        out[str(r["task"])] = TaskValue(
+            str(r["task"]), str(r.get("metric")), float(r["value"]),
+            float(se) if isinstance(se, int | float) else None,
+            r.get("n") if isinstance(r.get("n"), int) else None, bool(r.get("group")))
+    return tuple(out.values())
+
+
 @dataclass(frozen=True)
 class ReadRow:
     """Everything the paper's table and the Runs screen show about one read (fractions in [0, 1]).
@@ -169,6 +200,8 @@ class ReadRow:
     spread: tuple[float, float] | None = None
     #: an arm's mean minus the reference arm's (None: it is the reference, or there is none)
     delta_vs_reference: float | None = None
+    #: each task's value as the input's tool records it (lm-eval), aggregates-only reads too
+    task_values: tuple[TaskValue, ...] = ()
 
     @property
     def refused(self) -> str | None:
@@ -220,6 +253,8 @@ class ReadRow:
                     "delta_vs_reference": self.delta_vs_reference,
                 }
             ),
+            **({"task_values": {t.task: t.to_json() for t in self.task_values}}
+               if self.task_values else {}),
         }
 
 
@@ -315,6 +350,7 @@ def row_of_run(
             for t in card.tasks
         ),
         first_error=None if first is None else f"{first.code} {first.location}",
+        task_values=task_values(run.native),
     )
 
 

@@ -166,6 +166,26 @@ def _num(x: float | int | None) -> str:
     return "" if x is None else repr(x)
 
 
+def value_tasks(rows: Sequence[ReadRow]) -> list[str]:
+    """The tasks (and groups) any row records a value for (lm-eval), in first-seen order: the
+    paper's columns, one per task."""
+    return list(dict.fromkeys(t.task for r in rows for t in r.task_values))
+
+
+def _value_cell(r: ReadRow, task: str) -> str:
+    v = next((t for t in r.task_values if t.task == task), None)
+    if v is None:
+        return "—"
+    se = "" if v.stderr is None else f" ± {v.stderr:.4f}"
+    return f"{v.value:.4f}{se}"
+
+
+def value_table(rows: Sequence[ReadRow]) -> list[list[str]]:
+    """One row per read, a column per task: the value its tool records, ± its stderr."""
+    tasks = value_tasks(rows)
+    return [[r.label, *(_value_cell(r, t) for t in tasks)] for r in rows if r.task_values]
+
+
 def to_csv(rows: Sequence[ReadRow], *, per_task: bool) -> str:
     """One header row. Fractions in [0, 1], never percent strings; empty where there is none.
     `--per-task` gives the matrix in long form (one line per task and read)."""
@@ -189,9 +209,12 @@ def to_csv(rows: Sequence[ReadRow], *, per_task: bool) -> str:
                         ]
                     )
         return buf.getvalue()
-    w.writerow(CSV_COLUMNS)
+    tasks = value_tasks(rows)
+    w.writerow([*CSV_COLUMNS, *(f"{k}:{_safe(t)}" for t in tasks for k in ("value", "stderr"))])
     for r in rows:
         boot = r.bootstrap or (None, None)
+        by = {t.task: t for t in r.task_values}
+        extra = [_num(getattr(by.get(t), k, None)) for t in tasks for k in ("value", "stderr")]
         w.writerow(
             [
                 _safe(r.path),
@@ -207,6 +230,7 @@ def to_csv(rows: Sequence[ReadRow], *, per_task: bool) -> str:
                 _num(r.selected),
                 _safe("; ".join(r.labels)),
                 _safe(r.refused),
+                *extra,
             ]
         )
     return buf.getvalue()
@@ -249,6 +273,12 @@ def to_markdown(rows: Sequence[ReadRow], *, per_task: bool) -> str:
         "All-T mean: the mean of per-task success rates over selected cases; SE "
         "binomial; bootstrap B as `evalview score` (random.Random(7)).",
     ]
+    values = value_table(rows)
+    if values:
+        lines += ["", "Per task, as the tool recorded it (lm-eval: each task's first metric, "
+                  "value ± stderr; aggregates-only reads too)", ""]
+        lines += _md_table(["read", *value_tasks(rows)], values,
+                           set(range(1, len(values[0]))))
     if per_task:
         tasks, grid = task_matrix(rows)
         lines += ["", "Per task: successes / selected (Wilson 95 %, percent)", ""]

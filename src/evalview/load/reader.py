@@ -124,6 +124,9 @@ class Reader:
     #: with no case is an empty schedule, said in the closed run's terms), said after
     #: "FILE: no selected case to score: " by `score`, `export`, `compare` and the app
     no_cases: str | None = None
+    #: why such a read cannot be compared, and what would make it comparable, in compare's
+    #: words, said after "FILE: not compared, nothing to pair: " (None: `no_cases` is said)
+    no_pairs: str | None = None
     #: what two of its reads must share to be paired, said after "Pairs need " when their
     #: declared pairing facts (`Run.pairing`) differ
     pairs_need: str | None = None

@@ -113,6 +113,12 @@ def reader_named(name: str) -> Reader | None:
     return next((r for r in plugin_readers() if r.name == name), None)
 
 
+def no_pairs_reason(kind: str) -> str | None:
+    """Why a read of format `kind` with no case cannot be paired, in compare's words."""
+    reader = reader_named(kind)
+    return None if reader is None else reader.no_pairs or reader.no_cases
+
+
 def no_cases_reason(kind: str) -> str | None:
     """Why a read of format `kind` holds no case to score (its reader's declaration), or None."""
     reader = reader_named(kind)

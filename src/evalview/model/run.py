@@ -216,6 +216,17 @@ class Run:
     #: What the input holds that an export leaves behind, said in result.json's labels (Inspect:
     #: transcripts, model outputs, tool calls, model_args and model_base_url values).
     left_out: tuple[str, ...] = ()
+    #: Episode groupings the input records per episode (Inspect: each sample's scalar metadata,
+    #: `category`, `subject`, `difficulty`): key -> {episode id -> value}. `score --group-by KEY`
+    #: (or `--view KEY`) and `compare --group-by KEY` break the rate down by value.
+    groupings: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: The episodes that repeat one item (Inspect: a sample's epochs): episode id -> item id.
+    #: Empty when each episode is its own item; then no per-item interval is shown.
+    repeats: dict[str, str] = field(default_factory=dict)
+    #: Other scorers' values, not the outcome (Inspect: every scorer but the headline): name ->
+    #: one float per row of `episodes` (NaN where the episode has no value). Shown with their
+    #: mean and SE, never in a rate or a Wilson interval.
+    scorers: dict[str, Any] = field(default_factory=dict)
 
     @property
     def manifest(self) -> dict[str, Any] | None:

@@ -144,13 +144,14 @@ def _export_run(
 ) -> Exported | HarnessExported:
     from dataclasses import replace
 
+    from evalview.folder.discover import one_read
     from evalview.load import ReadOptions
     from evalview.load.input_path import check_input_path
     from evalview.model.address import Address
     from evalview.report.builder import build_result
     from evalview.session import EXPORT_SCORING, HarnessSession, open_one, score_session
 
-    address = Address.of(source, read)
+    address = one_read(Address.of(source, read), "export")
     src, dest = address.path, Path(output_dir)
     check_input_path(src)  # before the snapshot opens anything: no symlink, FIFO or device
     check_destination(src, dest)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,6 +40,9 @@ from evalview.stats.errors import (
 from evalview.stats.graded import GradedMetric, graded_metric
 from evalview.stats.intervals import Interval, wilson_interval
 from evalview.stats.policy import Refusal, untagged_quality_tags
+
+if TYPE_CHECKING:
+    from evalview.stats.breakdown import Breakdown, OtherScorer
 
 #: closed-result-format: "None establishes that a client-selected schedule covers the entire
 #: native benchmark." Stated with every score that has no benchmark declaration behind it.
@@ -182,6 +185,12 @@ class Scorecard:
     task_outcomes: tuple[npt.NDArray[np.int8], ...] = field(default=(), repr=False, compare=False)
     #: what the input format can and cannot say, and its own headline (LeRobot); None: closed run
     source: dict[str, Any] | None = None
+    #: the rate by the values of a grouping (`--group-by KEY`); None when none was asked
+    groups: Breakdown | None = None
+    #: each repeated item's rate over its repeats (an Inspect sample's epochs); None: no repeats
+    samples: Breakdown | None = None
+    #: scorers that are not the outcome, with their mean and SE (Inspect's other scorers)
+    other_scorers: tuple[OtherScorer, ...] = ()
 
     @property
     def coverage(self) -> dict[str, str]:
@@ -236,7 +245,18 @@ class Scorecard:
             "audit_errors": [f.to_json() for f in self.audit_errors],
             "off_protocol": list(self.off_protocol),
             "coverage": self.coverage,
-        } | ({} if self.source is None else {"source": self.source})
+        } | ({} if self.source is None else {"source": self.source}) | self._extra_json()
+
+    def _extra_json(self) -> dict[str, Any]:
+        """The breakdowns a read has (absent for the formats that have none)."""
+        out: dict[str, Any] = {}
+        if self.groups is not None:
+            out["groups"] = self.groups.to_json()
+        if self.samples is not None:
+            out["samples"] = self.samples.to_json()
+        if self.other_scorers:
+            out["other_scorers"] = [o.to_json() for o in self.other_scorers]
+        return out
 
 
 def score_run(
@@ -249,6 +269,7 @@ def score_run(
     metric: str | None = None,
     allow_errors: bool = False,
     allow_off_protocol: bool = False,
+    group_by: str | None = None,
 ) -> Scorecard:
     """Score one read under the reporting rules.
 
@@ -258,9 +279,14 @@ def score_run(
     non-successes) and labels it not publishable. An off-protocol read is refused unless
     `allow_off_protocol`, which labels it OFF-PROTOCOL; a read conditioned on quality tag 0 (the
     trainer's "untagged" sentinel) is always refused. `bootstrap=0` turns the bootstrap off.
+    `group_by` (or a `view` naming one of the read's groupings rather than a task subset) adds
+    the rate by the values of that grouping (stats/breakdown.py).
     """
     if bootstrap < 0:
         raise ValueError(f"bootstrap resamples must be >= 0, got {bootstrap}")
+    if view is not None and benchmark is None and view not in run.views \
+            and view in run.groupings:
+        group_by, view = view, None  # `--view category`: an Inspect sample metadata key
     # The seed set and the off-protocol marks are read where contrasts read them (one place).
     facts = read_facts(run)
     sel = _selection(run, facts, benchmark, view)
@@ -271,11 +297,14 @@ def score_run(
         run, facts, sel, errored, audit_errors, benchmark=benchmark, view=view,
         allow_errors=allow_errors, allow_off_protocol=allow_off_protocol,
     )
-    task_rows = _task_scores(cases, tasks, missing)
+    task_rows = task_scores(cases, tasks, missing)
     name = view if view is not None and state.view_applied else f"all-{len(tasks)}"
     aggregate, per_task = _aggregate(cases, tasks, task_rows, name, bootstrap, view)
     state = replace(state, zero_spread=aggregate.zero_spread)
     denominators = count(cases.status, cases.success, missing=len(missing))
+    from evalview.stats import breakdown as B
+
+    groups, group_refusal = _groups(run, cases, group_by)
     return Scorecard(
         path=str(run.path),
         run_id=run.identity.run_id,
@@ -294,7 +323,7 @@ def score_run(
         missing_cases=missing,
         graded=None if metric is None else graded_metric(run, cases, tuple(tasks), metric),
         labels=policy.labels(state),
-        refusals=policy.refusals(state),
+        refusals=policy.refusals(state) + group_refusal,
         allow_errors=allow_errors,
         audit_errors=audit_errors if allow_errors else (),
         off_protocol=facts.off_protocol,
@@ -305,7 +334,29 @@ def score_run(
             if run.source_format
             else None
         ),
+        groups=groups,
+        samples=B.sample_breakdown(run, cases),
+        other_scorers=B.other_scorers(run),
     )
+
+
+def _groups(
+    run: Run, cases: EpisodeTable, key: str | None
+) -> tuple[Breakdown | None, tuple[Refusal, ...]]:
+    """The breakdown by `key`, or the refusal of a key the read does not record."""
+    from evalview.stats.breakdown import breakdown
+
+    if key is None:
+        return None, ()
+    if key not in run.groupings:
+        known = ", ".join(run.groupings) or "none"
+        return None, (Refusal(
+            "unknown-group",
+            f"{run.path}: no grouping {key!r} in this read (its groupable sample metadata keys: "
+            f"{known}); --group-by takes one of them.",
+        ),)
+    return breakdown(cases, run.groupings[key], key,
+                     f"value of the sample metadata key {key}"), ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -507,9 +558,10 @@ def rows_by_task(cases: EpisodeTable) -> dict[Any, npt.NDArray[np.intp]]:
 _NO_ROWS: npt.NDArray[np.intp] = np.empty(0, dtype=np.intp)
 
 
-def _task_scores(
+def task_scores(
     cases: EpisodeTable, tasks: Sequence[str], missing: Sequence[str]
 ) -> list[TaskScore]:
+    """Each task's counts, rate and Wilson interval over its selected cases (in `tasks` order)."""
     missing_by_task: dict[str, int] = {}
     for m in missing:
         t = m.rpartition("/")[0]

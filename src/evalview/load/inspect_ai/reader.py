@@ -156,7 +156,62 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
         pairing=_pairing(spec, sel),
         native=_native(ctx),
         left_out=(LEFT_OUT,),
+        groupings=groupings(sel),
+        repeats={r.id: r.key for r in sel.rows} if sel.epochs > 1 else {},
+        scorers=other_scorers(sel, headline),
     )
+
+
+#: A sample metadata key is offered as a grouping (`--group-by KEY`) when its values are text,
+#: integers or booleans taking at most this many values over the log's samples.
+MAX_GROUPS = 100
+
+
+def groupings(sel: Any) -> dict[str, dict[str, str]]:
+    """Each groupable metadata key -> {episode id -> value}, over the selected sample-epochs. A
+    sample's metadata is the same at every epoch, so an epoch with no record (unattempted)
+    takes it from another epoch of its sample."""
+    meta: dict[str, dict[str, Any]] = {}
+    for r in [*sel.rows, *sel.strays]:
+        if r.sample is not None and r.sample.metadata:
+            meta.setdefault(r.key, r.sample.metadata)
+    values: dict[str, dict[str, str]] = {}
+    bad: set[str] = set()
+    for r in sel.rows:
+        for k, v in meta.get(r.key, {}).items():
+            if k in bad:
+                continue
+            if isinstance(v, float) and not isinstance(v, bool):
+                bad.add(k)  # a measurement (label_confidence), not a category
+                continue
+            values.setdefault(k, {})[r.id] = str(v).lower() if isinstance(v, bool) else str(v)
+    return {
+        k: ids for k, ids in sorted(values.items())
+        if k not in bad and len(set(ids.values())) <= MAX_GROUPS
+    }
+
+
+def other_scorers(sel: Any, headline: str | None) -> dict[str, Any]:
+    """Every scorer but the headline: its float value per row (selected rows, then strays, as
+    the episode table orders them), NaN where a sample has none, errored or unscored."""
+    import numpy as np
+
+    from evalview.load.inspect_ai.values import convertible, is_scalar, is_unscored, value_to_float
+
+    rows = [*sel.rows, *sel.strays]
+    names = sorted({n for r in rows if r.sample is not None for n in r.sample.scores} - {headline})
+    out: dict[str, Any] = {}
+    for name in names:
+        col = np.full(len(rows), np.nan)
+        for i, r in enumerate(rows):
+            s = r.sample
+            if s is None or s.error is not None or name not in s.scores:
+                continue
+            v = s.scores[name]
+            if is_scalar(v) and convertible(v) and not is_unscored(v):
+                col[i] = value_to_float(v)
+        out[name] = col
+    return out
 
 
 def _describe(log: C.LogFile, spec: Any, headline: str | None, epochs: int) -> str:

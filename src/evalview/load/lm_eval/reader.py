@@ -226,7 +226,9 @@ def _rows(res: Any, docs: dict[str, list[Any]]) -> tuple[list[dict[str, Any]], d
         if hkey is None:
             continue
         hname, hfilter = hkey.split(",", 1)
-        unit = all(0.0 <= d.values.get(hname, 0.0) <= 1.0 for d in ds)
+        # a success only where the headline is 0 or 1 per document; a graded one (BLEU, F1)
+        # has no success per document: its value is the score, compared by a paired bootstrap
+        unit = all(d.values.get(hname, 0.0) in (0.0, 1.0) for d in ds)
         seen: set[int] = set()
         for d in ds:
             if d.filter != hfilter or d.doc_id in seen or hname not in d.values:
@@ -334,6 +336,13 @@ READER = Reader(
         "task's aggregates, not per-document samples. Run lm-eval with --log_samples and keep its "
         "samples_<task>_<ts>.jsonl beside the results JSON; lm-eval's own numbers are shown as "
         "recorded."
+    ),
+    no_pairs=(
+        "it is an lm-evaluation-harness results JSON read without samples files, so it holds "
+        "each task's aggregates and no per-document outcome, and a comparison pairs the two "
+        "models document by document (McNemar, the paired interval, the paired bootstrap). Run "
+        "lm-eval with --log_samples for both models and keep each samples_<task>_<ts>.jsonl "
+        "beside its results JSON; `evalview table` sets aggregates side by side, unpaired."
     ),
     pairs_need=(
         "the same documents (task, doc_id and doc_hash), n-shot, task version and filter"
