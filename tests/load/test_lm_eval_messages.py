@@ -9,8 +9,6 @@ import json
 import shutil
 from pathlib import Path
 
-import pytest
-
 from evalview.samples import inspect_ai as IG
 from evalview.samples import lm_eval as G
 from helpers.inspect_logs import edited, run_cli, small_log, write
@@ -39,14 +37,23 @@ def test_score_of_aggregates_says_what_the_format_lacks() -> None:
     assert "lm-evaluation-harness's own numbers" in text  # still shown, as recorded
 
 
-@pytest.mark.parametrize("door", ["export", "compare"])
-def test_export_and_compare_say_the_same(door: str, tmp_path: Path) -> None:
-    args = (["export", PYTHIA, "--output-dir", tmp_path / "out"] if door == "export"
-            else ["compare", PYTHIA, PYTHIA])
-    done = run_cli(args)
+def test_export_says_the_same(tmp_path: Path) -> None:
+    done = run_cli(["export", PYTHIA, "--output-dir", tmp_path / "out"])
     assert done.code == 1, done.text
     _said(done.text)
     assert not (tmp_path / "out").exists()
+
+
+def test_compare_refuses_aggregates_in_its_own_words() -> None:
+    """Issue 27: compare's refusal is compare's (nothing to pair), not score's ("no selected
+    case to score"), and still says what lm-eval lacks and how to get it."""
+    done = run_cli(["compare", PYTHIA, PYTHIA])
+    assert done.code == 1, done.text
+    said = " ".join(done.text.split())
+    assert "not compared, nothing to pair" in said, said
+    assert "no selected case to score" not in said and "manifest.json" not in said, said
+    assert "no per-document outcome" in said and FIX in said and PYTHIA.name in said, said
+    assert said.index("not compared") < said.index("lm-evaluation-harness"), said
 
 
 def _copy_of_a(dest: Path) -> Path:

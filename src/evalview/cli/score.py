@@ -116,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
     from evalview.stats import load_benchmark
 
     # a folder of one read (an lm-eval model directory) is that read, as `check DIR` finds it
-    opened = open_reads(one_read(Address.of(args.path, args.read), "score"))  # read once, whichever reader takes it
+    # read once, whichever reader takes it
+    opened = open_reads(one_read(Address.of(args.path, args.read), "score"))
     if isinstance(opened[0], HarnessSession):  # a benchmark-harness result: arms x seeds
         from evalview.cli.harness import score as score_harness_file
 
