@@ -47,8 +47,7 @@ def print_samples(out: Console, b: Breakdown) -> None:
     out.print(
         f"per sample ({epochs} epochs each): {len(rows):,} samples, every epoch a success in "
         f"{every:,}, none in {none:,}, mixed in {len(rows) - every - none:,} "
-        "[dim](each sample's rate and Wilson 95 % over its epochs: score --json `samples`, the "
-        "app's Samples tab)[/]"
+        "[dim](each sample's rate and Wilson 95 % over its epochs: score --json `samples`)[/]"
     )
 
 
