@@ -22,14 +22,7 @@ if TYPE_CHECKING:
 def print_breakdowns(out: Console, card: Scorecard) -> None:
     """Other scorers, the per-sample summary and the table by group, when the card has them."""
     for o in card.other_scorers:
-        value = "—" if o.mean is None else f"{o.mean:.4g}"
-        se = "" if o.se is None else f" ± {o.se:.3g} (SE)"
-        kind = "0/1 values" if o.binary else "non-binary values"
-        out.print(
-            f"other scorer [bold]{escape(o.name)}[/]: mean {value}{se} over {o.n:,} "
-            f"sample-epochs ({o.missing:,} without a value); {kind}, not the outcome: left out "
-            "of the rates, the aggregate and every Wilson interval"
-        )
+        out.print(f"other scorer [bold]{escape(o.name)}[/]: {escape(o.words())}")
     if card.samples is not None:
         print_samples(out, card.samples)
     if card.groups is not None:

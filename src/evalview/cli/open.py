@@ -23,7 +23,9 @@ never followed), read in the background by worker processes. With no PATH it ope
 (paired per-task rates, McNemar's test, the power line), as `evalview compare`.
 
 Keys in the app (? lists them all):
-  1-6          tabs: 1 Overview, 2 Tasks, 3 Episodes, 4 Errors, 5 Findings, 6 Partial credit
+  1-7          tabs: 1 Overview, 2 Tasks, 3 Episodes, 4 Errors, 5 Findings, 6 Partial credit,
+               7 Samples (an Inspect log: per-sample and per-group Wilson, other scorers)
+  g            Samples: group by the next sample metadata key
   arrows, j k  move in a table (PgUp PgDn Home End; <- -> or h l scroll sideways)
   Enter / Esc  open what is under the cursor / go back (Backspace too)
   /            search (Tasks, Episodes, Findings) / find in a record

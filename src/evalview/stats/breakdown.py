@@ -75,6 +75,22 @@ def breakdown(cases: EpisodeTable, values: dict[str, str], key: str, means: str,
     return Breakdown(key, tuple(rows), means)
 
 
+def group_keys(run: Run) -> tuple[str, ...]:
+    """The keys a read can be grouped by (Inspect: its categorical sample metadata keys)."""
+    return tuple(run.groupings)
+
+
+def default_group_key(run: Run) -> str | None:
+    """The grouping the app shows first: the first categorical key, or None."""
+    return next(iter(run.groupings), None)
+
+
+def by_key(run: Run, cases: EpisodeTable, key: str) -> Breakdown:
+    """The breakdown by one of `group_keys(run)`: what `score --group-by KEY` and the app's
+    Samples tab both show (one function, one answer)."""
+    return breakdown(cases, run.groupings[key], key, f"value of the sample metadata key {key}")
+
+
 def sample_breakdown(run: Run, cases: EpisodeTable) -> Breakdown | None:
     """Each repeated item's rate over its repeats (an Inspect sample's epochs); None when the
     read repeats nothing."""
@@ -95,6 +111,17 @@ class OtherScorer:
     se: float | None
     #: every value is 0 or 1 (a binary scorer that is not the headline)
     binary: bool
+
+    def words(self) -> str:
+        """What follows the scorer's name, said alike by `score` and the app's Samples tab."""
+        value = "—" if self.mean is None else f"{self.mean:.4g}"
+        se = "" if self.se is None else f" ± {self.se:.3g} (SE)"
+        kind = "0/1 values" if self.binary else "non-binary values"
+        return (
+            f"mean {value}{se} over {self.n:,} sample-epochs ({self.missing:,} without a value); "
+            f"{kind}, not the outcome: left out of the rates, the aggregate and every Wilson "
+            "interval"
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

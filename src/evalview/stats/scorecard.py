@@ -344,7 +344,7 @@ def _groups(
     run: Run, cases: EpisodeTable, key: str | None
 ) -> tuple[Breakdown | None, tuple[Refusal, ...]]:
     """The breakdown by `key`, or the refusal of a key the read does not record."""
-    from evalview.stats.breakdown import breakdown
+    from evalview.stats.breakdown import by_key
 
     if key is None:
         return None, ()
@@ -355,8 +355,7 @@ def _groups(
             f"{run.path}: no grouping {key!r} in this read (its groupable sample metadata keys: "
             f"{known}); --group-by takes one of them.",
         ),)
-    return breakdown(cases, run.groupings[key], key,
-                     f"value of the sample metadata key {key}"), ()
+    return by_key(run, cases, key), ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.fuzzy import Matcher
 
 from evalview.tui.safe import clean
-from evalview.tui.tabs import TABS
+from evalview.tui.tabs import tabs_for
 
 if TYPE_CHECKING:
     from evalview.session import Session
@@ -52,7 +52,7 @@ class JumpProvider(Provider):
 
     async def discover(self) -> Hits:
         app = self._app
-        for tab in TABS:
+        for tab in tabs_for(app.session):
             yield DiscoveryHit(f"Go to {tab.title}", partial(app.show_tab, tab.id))
         if app.session is None:
             return
@@ -66,7 +66,7 @@ class JumpProvider(Provider):
     async def search(self, query: str) -> Hits:
         app = self._app
         matcher = self.matcher(query)
-        for tab in TABS:
+        for tab in tabs_for(app.session):
             text = f"Go to {tab.title}"
             if (score := matcher.match(text)) > 0:
                 yield Hit(score, highlight(matcher, text), partial(app.show_tab, tab.id), text)

@@ -46,6 +46,20 @@ HELP = """\
 | `g` | next task group, for a read that declares groups (LeRobot suites), then all tasks |
 | `/` | search task names |
 
+## Samples tab (an Inspect log with epochs, sample metadata or other scorers)
+
+| key | does |
+| --- | --- |
+| `g` | group by the next sample metadata key (category, subject, ...), then none |
+| `s` | sort the samples by the next column (or click a header) |
+| `r` | reverse the sort |
+| `/` | search sample ids |
+| `Enter` | list the sample's epochs (or the group's sample-epochs) in Episodes |
+
+Each sample's successes / epochs with its Wilson 95 %, each group's successes / selected
+sample-epochs with its Wilson 95 %, and the other scorers' mean ± SE (left out of every rate and
+Wilson interval): the numbers of `evalview score LOG --json --group-by KEY`.
+
 ## Episodes tab
 
 | key | does |
@@ -131,7 +145,10 @@ Numbers come from the same core as `evalview score --json`; the app computes not
 
 def help_text() -> str:
     """The help, with the tabs as registered (extensions add tabs)."""
-    tabs = ", ".join(f"{i} {t.title}" for i, t in enumerate(TABS, 1))
+    tabs = ", ".join(
+        f"{i} {t.title}" + ("" if t.when is None else " (an Inspect log)")
+        for i, t in enumerate(TABS, 1)
+    )
     return HELP.format(n=len(TABS), tabs=tabs)
 
 

@@ -16,7 +16,7 @@ from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.header import RunHeader
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.overview import OverviewPane
-from evalview.tui.tabs import TABS
+from evalview.tui.tabs import tabs_for
 
 
 class RunScreen(Screen[None]):
@@ -32,7 +32,9 @@ class RunScreen(Screen[None]):
     def __init__(self, session: Session) -> None:
         super().__init__(id="run")
         self.session = session
-        self.initial = "findings" if session.reading_failed else TABS[0].id
+        #: The tabs this read has (a closed run has no Samples tab).
+        self.tabs = tabs_for(session)
+        self.initial = "findings" if session.reading_failed else self.tabs[0].id
         #: Tab id -> set once its pane is mounted. Only the first tab is composed with the
         #: screen; the others mount right after the first frame (about 0.45 s saved on 10,000
         #: episodes), or at once when something asks for them.
@@ -47,7 +49,7 @@ class RunScreen(Screen[None]):
                 id="reading-banner",
             )
         with TabbedContent(initial=self.initial, id="tabs"):
-            for i, tab in enumerate(TABS, 1):
+            for i, tab in enumerate(self.tabs, 1):
                 with TabPane(f"{i} {tab.title}", id=tab.id):
                     if tab.id == self.initial:
                         yield tab.make(self.session, f"{tab.id}-pane")
@@ -60,7 +62,7 @@ class RunScreen(Screen[None]):
         self.call_after_refresh(self._mount_rest)
 
     async def _mount_rest(self) -> None:
-        for tab in TABS:
+        for tab in self.tabs:
             await self.ensure_pane(tab.id)
 
     async def ensure_pane(self, tab_id: str) -> None:
@@ -73,7 +75,7 @@ class RunScreen(Screen[None]):
             # Replaced (a --watch re-read) before the rest of its tabs were mounted.
             ready.set()
             return
-        tab = next(t for t in TABS if t.id == tab_id)
+        tab = next(t for t in self.tabs if t.id == tab_id)
         await self.query_one(f"TabPane#{tab_id}", TabPane).mount(
             tab.make(self.session, f"{tab_id}-pane")
         )
@@ -81,13 +83,15 @@ class RunScreen(Screen[None]):
 
     @property
     def all_mounted(self) -> bool:
-        return len(self._ready) == len(TABS) and all(e.is_set() for e in self._ready.values())
+        return len(self._ready) == len(self.tabs) and all(e.is_set() for e in self._ready.values())
 
     def action_tab(self, number: int) -> None:
-        if 1 <= number <= len(TABS):
-            self.show_tab(TABS[number - 1].id)
+        if 1 <= number <= len(self.tabs):
+            self.show_tab(self.tabs[number - 1].id)
 
     def show_tab(self, tab_id: str) -> None:
+        if all(t.id != tab_id for t in self.tabs):
+            return  # a tab this read has not (Samples, restored after a re-read of another)
         self.query_one(TabbedContent).active = tab_id
         ready = self._ready.get(tab_id)
         if ready is not None and ready.is_set():

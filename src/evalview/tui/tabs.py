@@ -1,7 +1,9 @@
 """The tab registry: the app shows one tab per entry, in order.
 
 An extension (partial credit, compare, export) adds a `Tab` here instead of editing the app: the
-factory gets the opened `Session` and returns the pane widget. Keys 1–9 follow the order.
+factory gets the opened `Session` and returns the pane widget. Keys 1–9 follow the order. A tab
+with `when` shows only for reads it holds for (the Samples tab: Inspect logs with epochs, metadata
+or other scorers), after the tabs every read has, so a closed run's tabs and keys stay as they are.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ class Tab:
     id: str
     title: str
     make: Callable[[Session, str], Widget]
+    #: shown only for the reads this holds for (None: every read)
+    when: Callable[[Session], bool] | None = None
+
+    def shows(self, session: Session | None) -> bool:
+        return self.when is None or (session is not None and self.when(session))
 
 
 def _overview(session: Session, id: str) -> Widget:
@@ -61,6 +68,18 @@ def _partial_credit(session: Session, id: str) -> Widget:
     return PartialCreditPane(session, id=id)
 
 
+def _samples(session: Session, id: str) -> Widget:
+    from evalview.tui.samples_view import SamplesPane
+
+    return SamplesPane(session, id=id)
+
+
+def _has_samples(session: Session) -> bool:
+    """Samples repeated over epochs, sample metadata to group by, or other scorers."""
+    run = session.run
+    return bool(run.repeats or run.groupings or run.scorers)
+
+
 TABS: list[Tab] = [
     Tab("overview", "Overview", _overview),
     Tab("tasks", "Tasks", _tasks),
@@ -68,4 +87,10 @@ TABS: list[Tab] = [
     Tab("errors", "Errors", _errors),
     Tab("findings", "Findings", _findings),
     Tab("partial-credit", "Partial credit", _partial_credit),
+    Tab("samples", "Samples", _samples, when=_has_samples),
 ]
+
+
+def tabs_for(session: Session | None) -> list[Tab]:
+    """The tabs of one read, in order (number keys follow this list)."""
+    return [t for t in TABS if t.shows(session)]
