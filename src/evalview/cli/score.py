@@ -117,7 +117,11 @@ def run(args: argparse.Namespace) -> int:
 
     # a folder of one read (an lm-eval model directory) is that read, as `check DIR` finds it
     # read once, whichever reader takes it
-    opened = open_reads(one_read(Address.of(args.path, args.read), "score"))
+    address = one_read(Address.of(args.path, args.read), "score")
+    if address.path != Address.of(args.path).path:
+        # `score DIR` names the read it opened, as `score FILE` does (text and JSON `path`)
+        args.path = str(address.path)
+    opened = open_reads(address)
     if isinstance(opened[0], HarnessSession):  # a benchmark-harness result: arms x seeds
         from evalview.cli.harness import score as score_harness_file
 

@@ -547,7 +547,7 @@ def compare_runs(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
         only_in_a=[eid for eid in oa if eid not in ob],
         only_in_b=[eid for eid in ob if eid not in oa],
-        notes=_notes(a, b, fa, fb, tasks, alpha) + _seed_notes(seeds) + pairing_notes(a, b),
+        notes=_notes(a, b, fa, fb, tasks, alpha) + _seed_notes(seeds, _pairs_by(a, b)) + pairing_notes(a, b),
         labels=unmatched + _labels(bool(off), fa, errored),
         errored_pairs=pairs.errored,
         seed_pairing=seeds,
@@ -750,13 +750,21 @@ def _refuse_seed_mismatch(
     return counts
 
 
-def _seed_notes(seeds: dict[str, int]) -> list[str]:
+def _pairs_by(a: Run, b: Run) -> str:
+    """What pairs the two reads' episodes when neither has a seed, as their reader says it."""
+    return a.pairs_by if a.pairs_by == b.pairs_by else ""
+
+
+def _seed_notes(seeds: dict[str, int], pairs_by: str = "") -> list[str]:
     """The assumption a pairing by episode id makes where a read records no seed: it is said,
     never checked. lerobot-eval seeds each evaluation's episodes from its --seed and its files
-    record none, so two files from different evaluations pair as if they shared it."""
+    record none, so two files from different evaluations pair as if they shared it. A format
+    whose cases pair without a seed (Inspect: sample id and epoch) says that instead."""
     unchecked, total = seeds.get("by_episode_id_only", 0), seeds.get("episodes", 0)
     if not unchecked:
         return []
+    if pairs_by:
+        return [f"the pairs are by {pairs_by}"]
     a_none, b_none = seeds.get("a_records", 0) == 0, seeds.get("b_records", 0) == 0
     who = (
         "neither read records a seed" if a_none and b_none

@@ -227,6 +227,9 @@ class Run:
     #: one float per row of `episodes` (NaN where the episode has no value). Shown with their
     #: mean and SE, never in a rate or a Wilson interval.
     scorers: dict[str, Any] = field(default_factory=dict)
+    #: What pairs an episode with the other read's when the format has no seed to pair by, in
+    #: words for compare's notes (Inspect: "sample id and epoch"). Empty: episode id and seed.
+    pairs_by: str = ""
 
     @property
     def manifest(self) -> dict[str, Any] | None:

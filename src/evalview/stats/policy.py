@@ -85,15 +85,23 @@ class ReadState:
 
 
 def view_problem(
-    view: str | None, benchmark: BenchmarkDeclaration | None, groups: tuple[str, ...] = ()
+    view: str | None, benchmark: BenchmarkDeclaration | None, groups: tuple[str, ...] = (),
+    keys: tuple[str, ...] = (),
 ) -> str | None:
     """Why `--view VIEW` cannot be shown: subsets are declared by the benchmark, by name; a
-    read's own task groups (`groups`, LeRobot suites) are views without a declaration."""
+    read's own task groups (`groups`, LeRobot suites) are views without a declaration, as are
+    its grouping keys (`keys`, an Inspect log's sample metadata): an unknown one names them."""
     if view is None:
         return None
     if benchmark is None:
         if view in groups:
             return None
+        if keys:  # said as --group-by says it: the keys this read can be viewed by
+            return (
+                f"no grouping {view!r} in this read (its groupable sample metadata keys: "
+                f"{', '.join(keys)}); --view KEY and --group-by KEY take one of them, "
+                "--view NAME with --benchmark FILE a declared subset."
+            )
         own = f" (this read's own groups: {', '.join(groups)})" if groups else ""
         return (
             f"--view {view} needs --benchmark FILE: subsets are declared by the benchmark{own}."

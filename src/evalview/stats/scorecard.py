@@ -387,7 +387,7 @@ def _selection(
         )
     else:
         sel = _Selection(run.scheduled(), run.tasks, (), _declared_seed_set(facts))
-    unknown_view = policy.view_problem(view, benchmark, tuple(run.views))
+    unknown_view = policy.view_problem(view, benchmark, tuple(run.views), tuple(run.groupings))
     if view is None or unknown_view is not None:
         return replace(sel, view_problem=unknown_view)
     # a subset the benchmark declares, or one of the read's own task groups (LeRobot)

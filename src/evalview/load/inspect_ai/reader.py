@@ -20,6 +20,13 @@ from evalview.load.source import Source
 from evalview.model.run import Identity, Protocol, Run
 
 FORMAT = "inspect-ai"
+#: How two logs' sample-epochs pair (compare's notes): Inspect records no seed, and needs none.
+PAIRS_BY = (
+    "sample id and epoch: the same dataset sample (its input and target) at the same epoch "
+    "number in both logs, the selected sample ids and epochs checked equal; Inspect records no "
+    "per-sample seed and the pairing needs none (an epoch repeats a sample, the model's own "
+    "sampling differs between epochs and between logs)"
+)
 #: Sample-epochs per log evalview reads (a sample member each in a .eval).
 MAX_SAMPLES = 200_000
 #: What an export of an Inspect log says it left out (result.json's labels, and the page).
@@ -159,6 +166,7 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
         groupings=groupings(sel),
         repeats={r.id: r.key for r in sel.rows} if sel.epochs > 1 else {},
         scorers=other_scorers(sel, headline),
+        pairs_by=PAIRS_BY,
     )
 
 
