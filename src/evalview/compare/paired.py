@@ -547,7 +547,8 @@ def compare_runs(
         a=fa, b=fb, alpha=alpha, power=power, tasks=tasks, overall=overall,
         only_in_a=[eid for eid in oa if eid not in ob],
         only_in_b=[eid for eid in ob if eid not in oa],
-        notes=_notes(a, b, fa, fb, tasks, alpha) + _seed_notes(seeds, _pairs_by(a, b)) + pairing_notes(a, b),
+        notes=(_notes(a, b, fa, fb, tasks, alpha) + _seed_notes(seeds, _pairs_by(a, b))
+               + pairing_notes(a, b)),
         labels=unmatched + _labels(bool(off), fa, errored),
         errored_pairs=pairs.errored,
         seed_pairing=seeds,
