@@ -90,13 +90,29 @@ DOCUMENTS = {
 }
 
 
+def _lm_eval_many(tmp_path: Path) -> Path:
+    """Six lm-eval model directories (the sample's two, three times) and lm-eval's real
+    results files (an N/A stderr, groups, old v0 files): more reads than one table's width."""
+    out = tmp_path / "lm-eval-many"
+    for i in range(6):
+        src = sorted((SAMPLE_RUNS / "lm-eval").iterdir())[i % 2]
+        shutil.copytree(src, out / f"model-{i}")
+    shutil.copytree(SAMPLE_RUNS.parent / "tests" / "fixtures" / "lm_eval", out / "real")
+    return out
+
+
 @pytest.mark.parametrize("layout", ["onecolumn", "twocolumn"])
 @pytest.mark.parametrize("per_task", [False, True], ids=["table", "per-task"])
-@pytest.mark.parametrize("where", ["sample_runs", "sample_runs/replicates", "long-names"])
+@pytest.mark.parametrize("where", ["sample_runs", "sample_runs/replicates", "long-names",
+                                   "sample_runs/lm-eval", "lm-eval-many"])
 def test_the_table_fits_the_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, per_task: bool, layout: str
 ) -> None:
-    path = _long_names(tmp_path) if where == "long-names" else SAMPLE_RUNS.parent / where
+    path = (
+        _long_names(tmp_path) if where == "long-names"
+        else _lm_eval_many(tmp_path) if where == "lm-eval-many"
+        else SAMPLE_RUNS.parent / where
+    )
     args = [str(path), "--latex-layout", layout, *(["--per-task"] if per_task else [])]
     body = _latex(tmp_path, capsys, *args)
     assert f"% layout {layout}: fits" in body
@@ -265,3 +281,60 @@ def test_per_task_blocks_fit_and_drop_tasks_no_read_of_the_block_has() -> None:
         reads = re.findall(r"\\parbox\[b\]\{[0-9.]+pt\}\{\\centering (p\d)", block)
         tasks = set(re.findall(r"\n(task-\d) &", block))
         assert tasks == {f"task-{int(r[1:]) // 4}" for r in reads}
+
+
+def test_lm_eval_values_per_task_are_the_markdown_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27: the LaTeX carries the column per task the markdown table has (transposed: a
+    task per line, a block per read), the same value ± stderr for every read and task as the
+    JSON's task_values (and the markdown)."""
+    import json
+
+    where = _lm_eval_many(tmp_path)
+    body = _latex(tmp_path, capsys, str(where))
+    out = {}
+    for fmt in ("json", "md"):
+        path = tmp_path / f"table.{fmt}"
+        code = main(["table", str(where), "--format", fmt, "--bootstrap", "0", "-j", "1",
+                     "--output", str(path)])
+        capsys.readouterr()
+        assert code in (0, 1)
+        out[fmt] = path.read_text(encoding="utf-8")
+    rows = [r for r in json.loads(out["json"])["rows"] if r.get("task_values")]
+    tasks = list(dict.fromkeys(t for r in rows for t in r["task_values"]))
+    assert len(rows) >= 8 and len(tasks) >= 8
+
+    def cell(r: dict[str, object], task: str) -> str:
+        v = r["task_values"].get(task)  # type: ignore[attr-defined]
+        if v is None:
+            return "—"
+        se = "" if v["stderr"] is None else f" ± {v['stderr']:.4f}"
+        return f"{v['value']:.4f}{se}"
+
+    want = {t: [cell(r, t) for r in rows] for t in tasks}
+    tables = [t for t in body.split(r"\begin{table}") if "as the tool recorded it" in t]
+    assert len(tables) >= 2  # eight reads and more do not fit one table
+    got: dict[str, list[str]] = {}
+    for table in tables:
+        mine: dict[str, list[str]] = {}
+        for line in table.splitlines():
+            if not line.endswith(r" \\") or line.startswith("Task"):
+                continue
+            name, *cells = [c.strip() for c in line[:-3].split(" & ")]
+            task = name.replace(r"\allowbreak{}", "").replace(r"\_", "_")
+            values, i = [], 0
+            while i < len(cells):
+                if cells[i].startswith(r"\multicolumn{3}"):
+                    values.append("—")
+                    i += 1
+                    continue
+                v, _pm, se = cells[i : i + 3]
+                values.append(v + (f" ± {se}" if se else ""))
+                i += 3
+            mine[task] = values
+        width = max(len(v) for v in mine.values())
+        for task in tasks:  # a table leaves out the tasks none of its reads has
+            got.setdefault(task, []).extend(mine.get(task, ["—"] * width))
+    assert got == want
+    assert all(c in out["md"] for values in want.values() for c in values if c != "—")

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from evalview.fmt import pct
-from evalview.folder.reads import ReadRow, TaskCell
-from evalview.folder.table import latex_escape, note_parts, task_matrix
+from evalview.folder.reads import ReadRow, TaskCell, TaskValue
+from evalview.folder.table import latex_escape, note_parts, task_matrix, value_tasks
 
 #: onecolumn: for a page's width; twocolumn: for one column of a two-column paper
 Layout = Literal["onecolumn", "twocolumn"]
@@ -599,19 +599,20 @@ class _ReadBlock:
         return [f"{c.successes}/{c.selected}", _pct(c.wilson95[0]), _pct(c.wilson95[1])]
 
 
-def _chunks(blocks: Sequence[_ReadBlock], tasks: Sequence[str], linewidth: float) -> list[range]:
-    """Consecutive reads, as many per table as fit beside the task column."""
+def _chunks(widths: Sequence[float], tasks: Sequence[str], linewidth: float) -> list[range]:
+    """Consecutive reads (each `widths[j]` pt wide), as many per table as fit beside the task
+    column."""
     low, high = _TASK_COLUMN
     task_column = min(max([low, *map(_width_pt, tasks)]), high, linewidth / 3)
     room = linewidth - task_column - _TABCOLSEP
     out: list[range] = []
     start, used = 0, 0.0
-    for j, block in enumerate(blocks):
-        if j > start and used + block.width > room:
+    for j, width in enumerate(widths):
+        if j > start and used + width > room:
             out.append(range(start, j))
             start, used = j, 0.0
-        used += block.width
-    out.append(range(start, len(blocks)))
+        used += width
+    out.append(range(start, len(widths)))
     return out
 
 
@@ -625,7 +626,7 @@ def _per_task_tables(
     if not tasks:
         return []
     blocks = [_ReadBlock.of([line[j] for line in grid]) for j in range(len(rows))]
-    chunks = _chunks(blocks, tasks, linewidth)
+    chunks = _chunks([b.width for b in blocks], tasks, linewidth)
     pieces = []
     for chunk in chunks:
         present = [t for t, line in enumerate(grid) if any(line[j] is not None for j in chunk)]
@@ -680,6 +681,110 @@ def _per_task_tables(
     return lines
 
 
+# -- the value per task, as the tool recorded it (lm-eval) -------------------------------------
+
+#: the decimals of a recorded value and its stderr, as the markdown table prints them
+_VALUE_DECIMALS = 4
+#: the ± between a value and its stderr, with its thin spaces
+_PM = 7.78 + 2 * 1.67
+
+
+def _value_digits(values: Sequence[float | None]) -> int:
+    return max((len(f"{v:.{_VALUE_DECIMALS}f}".partition(".")[0]) for v in values
+                if v is not None), default=1)
+
+
+@dataclass(frozen=True)
+class _ValueBlock:
+    """One read's columns in the table of recorded values: the value and its stderr, each on
+    its decimal point, a ± between them (none where no stderr is recorded)."""
+
+    value_digits: int
+    se_digits: int
+
+    @classmethod
+    def of(cls, values: Sequence[TaskValue | None]) -> _ValueBlock:
+        present = [v for v in values if v is not None]
+        return cls(_value_digits([v.value for v in present]),
+                   _value_digits([v.stderr for v in present]))
+
+    def spec(self) -> str:
+        d = _VALUE_DECIMALS
+        return (rf"D{{.}}{{.}}{{{self.value_digits}.{d}}}@{{\,}}c@{{\,}}"
+                f"D{{.}}{{.}}{{{self.se_digits}.{d}}}")
+
+    @property
+    def inner(self) -> float:
+        number = _VALUE_DECIMALS * _DIGIT + _POINT
+        return (self.value_digits * _DIGIT + number) + _PM + (self.se_digits * _DIGIT + number)
+
+    @property
+    def width(self) -> float:
+        return self.inner + 2 * _TABCOLSEP
+
+    @staticmethod
+    def cells(v: TaskValue | None) -> list[str]:
+        if v is None:
+            return [_dash(3)]
+        d = _VALUE_DECIMALS
+        if v.stderr is None:
+            return [f"{v.value:.{d}f}", "", ""]
+        return [f"{v.value:.{d}f}", r"$\pm$", f"{v.stderr:.{d}f}"]
+
+
+def _value_tables(
+    rows: Sequence[ReadRow], labels: Sequence[Label], linewidth: float
+) -> list[str]:
+    """The markdown table's per-task values (lm-eval: each task's first metric ± its stderr, as
+    recorded), transposed to a task per line and a block per read, in tables of as many reads
+    as fit the width and at most `_MAX_TASK_ROWS` tasks: a column per task would not fit."""
+    shown = [j for j, r in enumerate(rows) if r.task_values]
+    if not shown:
+        return []
+    tasks = value_tasks(rows)
+    by = [{v.task: v for v in rows[j].task_values} for j in shown]
+    grid = [[b.get(t) for b in by] for t in tasks]
+    blocks = [_ValueBlock.of([line[i] for line in grid]) for i in range(len(shown))]
+    chunks = _chunks([b.width for b in blocks], tasks, linewidth)
+    lines: list[str] = []
+    for chunk in chunks:
+        present = [t for t, line in enumerate(grid) if any(line[i] is not None for i in chunk)]
+        for start in range(0, len(present), _MAX_TASK_ROWS):
+            caption = (r"Per task, as the tool recorded it (lm-eval: each task's first metric, "
+                       r"value $\pm$ stderr; aggregates-only reads too).")
+            if len(chunks) > 1:
+                caption += (f" Read {chunk.start + 1} of {len(shown)}." if len(chunk) == 1 else
+                            f" Reads {chunk.start + 1}--{chunk.stop} of {len(shown)}.")
+            if start:
+                caption += " (Continued.)"
+            spec = (r"@{}>{\raggedright\arraybackslash}X "
+                    + " ".join(blocks[i].spec() for i in chunk) + "@{}")
+            names = []
+            for i in chunk:
+                label = labels[shown[i]]
+                name = _prose(label.text)
+                if label.checkpoint:
+                    name += r"\\" + _prose(label.checkpoint)
+                width = f"{blocks[i].inner:.1f}pt"
+                names.append(_head(3, rf"\parbox[b]{{{width}}}{{\centering {name}}}",
+                                   last=i == chunk[-1]))
+            lines += [
+                "",
+                r"\begin{table}[htbp]",
+                r"\centering",
+                r"\caption{" + caption + "}",
+                r"\begin{tabularx}{\linewidth}{" + spec + "}",
+                r"\toprule",
+                " & ".join(["Task", *names]) + r" \\",
+                r"\midrule",
+            ]
+            for t in present[start : start + _MAX_TASK_ROWS]:
+                cells = [c for i in chunk for c in _ValueBlock.cells(grid[t][i])]
+                lines.append(" & ".join([_prose(tasks[t]), *cells]) + r" \\")
+            lines += [r"\bottomrule", r"\end{tabularx}", r"\end{table}"]
+    return lines
+
+
 def header(layout: Layout) -> list[str]:
     """The comment lines the LaTeX starts with: the preamble it needs, and what it fits."""
     fits = (
@@ -701,6 +806,7 @@ def paper_table(
     task x read matrix in blocks; the first lines say which packages the preamble needs."""
     labels = row_labels(rows)
     lines = [*header(layout), *_main_table(rows, labels, layout)]
+    lines += _value_tables(rows, labels, LINEWIDTH_PT[layout])
     if per_task:
         lines += _per_task_tables(rows, labels, LINEWIDTH_PT[layout])
     return "\n".join(lines) + "\n"
