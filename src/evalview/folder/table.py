@@ -172,7 +172,9 @@ def value_tasks(rows: Sequence[ReadRow]) -> list[str]:
     return list(dict.fromkeys(t.task for r in rows for t in r.task_values))
 
 
-def _value_cell(r: ReadRow, task: str) -> str:
+def value_cell(r: ReadRow, task: str) -> str:
+    """`0.7500 ± 0.0564`: the value `r` records for `task` ± its stderr (— when none); the
+    markdown table's cell, and the Runs screen's."""
     v = next((t for t in r.task_values if t.task == task), None)
     if v is None:
         return "—"
@@ -183,7 +185,7 @@ def _value_cell(r: ReadRow, task: str) -> str:
 def value_table(rows: Sequence[ReadRow]) -> list[list[str]]:
     """One row per read, a column per task: the value its tool records, ± its stderr."""
     tasks = value_tasks(rows)
-    return [[r.label, *(_value_cell(r, t) for t in tasks)] for r in rows if r.task_values]
+    return [[r.label, *(value_cell(r, t) for t in tasks)] for r in rows if r.task_values]
 
 
 def to_csv(rows: Sequence[ReadRow], *, per_task: bool) -> str:

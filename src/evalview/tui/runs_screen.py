@@ -138,6 +138,26 @@ COLUMNS = (
 
 #: The last column an 80-column terminal shows without scrolling (the read's name takes the rest).
 LEAD = [c.label for c in COLUMNS].index("all-T % ± SE")
+#: Where the value columns per task go (lm-eval reads): after the strip of per-task rates.
+VALUES_AT = [c.label for c in COLUMNS].index("per task") + 1
+#: `0.7500 ± 0.0564`: a value and its stderr as `evalview table` prints them; wider names cut.
+VALUE_WIDTH = 15
+VALUE_NAME_MAX = 22
+
+
+def value_columns(tasks: Sequence[str]) -> list[Column]:
+    """One column per task (or group) a read records a value for, as the markdown table has."""
+    return [Column(t, max(VALUE_WIDTH, min(len(t), VALUE_NAME_MAX)), "right") for t in tasks]
+
+
+def value_cells(row: ReadRow | None, tasks: Sequence[str]) -> list[Cell]:
+    """The row's recorded value ± stderr under each task (folder.table's cell text)."""
+    from evalview.folder.table import value_cell  # on first use: not before the first frame
+
+    if row is None or not row.task_values:
+        return [Text("") for _ in tasks]
+    texts = [value_cell(row, t) for t in tasks]
+    return [Text(t, style="dim" if t == "—" else "") for t in texts]
 
 
 def name_text(entry: RunsRow, above: RunsRow | None = None) -> Text:
@@ -155,7 +175,8 @@ def name_text(entry: RunsRow, above: RunsRow | None = None) -> Text:
 
 
 def cells(
-    entry: RunsRow, mark: str, role: str = "", above: RunsRow | None = None
+    entry: RunsRow, mark: str, role: str = "", above: RunsRow | None = None,
+    values: Sequence[str] = (),
 ) -> Sequence[Cell]:
     r = entry.row
     frac = "" if r is None or r.selected is None else ratio(r.successes, r.selected)
@@ -167,6 +188,7 @@ def cells(
         frac,
         mean_text(r),
         strip_text(r, 19),
+        *value_cells(r, values),
         Text(clean((r.policy if r else None) or "")),
         Text(clean((r.checkpoint if r else None) or "")),
         Text(clean((r.fine_tune_seed if r else None) or "")),
@@ -229,6 +251,8 @@ class RunsScreen(Screen[None]):
         self.jobs = jobs
         self.entries: list[RunsRow] = []
         self.view: list[int] = []
+        #: The tasks of the value columns shown (lm-eval reads' recorded values), in order.
+        self.value_tasks: list[str] = []
         self.skipped: list[tuple[str, str]] = []
         self.truncated: str | None = None
         self.sort_key = 0
@@ -460,6 +484,7 @@ class RunsScreen(Screen[None]):
         view = [e.index for e in self.entries if self.shows(e)]
         view.sort(key=lambda i: self._key(self.entries[i]), reverse=self.descending)
         self.view = view
+        self._value_columns(table)
         table.set_rows(len(view), self._cells, keep_cursor=keep_cursor)
         if keep_cursor and current is not None and current.index in view:
             table.move_to(view.index(current.index))
@@ -486,13 +511,23 @@ class RunsScreen(Screen[None]):
         self.sort_key = key
         self._refilter(keep_cursor=True)
 
+    def _value_columns(self, table: VirtualTable) -> None:
+        """A column per task any read records a value for (lm-eval), in first-seen order, as
+        `evalview table` has: added as such reads arrive."""
+        from evalview.folder.table import value_tasks
+
+        tasks = value_tasks([e.row for e in self.entries if e.row is not None])
+        if tasks != self.value_tasks:
+            self.value_tasks = tasks
+            table.columns = [*COLUMNS[:VALUES_AT], *value_columns(tasks), *COLUMNS[VALUES_AT:]]
+
     def _cells(self, position: int) -> Sequence[Cell]:
         entry = self.entries[self.view[position]]
         mark = ""
         if entry.index in self.marked:
             mark = "AB"[self.marked.index(entry.index)]
         above = self.entries[self.view[position - 1]] if position else None
-        return cells(entry, mark, self.role_of(entry.index), above)
+        return cells(entry, mark, self.role_of(entry.index), above, self.value_tasks)
 
     def current(self) -> RunsRow | None:
         table = self.query_one(VirtualTable)
