@@ -276,6 +276,11 @@ class AppObservation:
     #: the Overview's aggregate: what its scorecard holds, and the text its card shows
     shown: Shown | None = None
     aggregate_text: str = ""
+    #: the Samples tab (an Inspect log): None when the app has no such tab, else its numbers
+    #: under each grouping key it offers (`SamplesPane.numbers()`, keyed by the key; "" for
+    #: the tab as it opens) and the keys it offers
+    samples: dict[str, Any] | None = None
+    samples_keys: tuple[str, ...] = ()
     #: the step the pilot is at
     step: str = "open"
 
@@ -398,6 +403,9 @@ async def _observe(
             await _look(app, obs)
             if obs.kind in ("failed", "none"):
                 return
+            if obs.kind == "run":
+                obs.step = "samples"
+                await _samples(pilot, app, obs)
             obs.step = "export"
             await _export(pilot, app, obs, workdir / "app-export", notes)
             obs.step = "watch"
@@ -432,6 +440,29 @@ async def _look(app: Any, obs: AppObservation) -> None:
         )
     obs.psr = None if session.psr is None else session.psr.to_json()
     obs.psr_refusal = session.psr_refusal
+
+
+async def _samples(pilot: Any, app: Any, obs: AppObservation) -> None:
+    """The Samples tab's numbers as it opens and under each key it offers (issues 26/27: the
+    app shows what `score --json --group-by KEY` prints), then back to the Overview."""
+    from evalview.stats.breakdown import group_keys
+    from evalview.tui.samples_view import SamplesPane
+
+    screen = app.screen
+    if all(t.id != "samples" for t in screen.tabs):
+        return
+    screen.show_tab("samples")
+    if not await wait_for(pilot, lambda: bool(screen.query(SamplesPane))):
+        obs.broken["samples"] = f"the Samples tab did not mount within {PATIENCE} s"
+        return
+    pane = screen.query_one(SamplesPane)
+    obs.samples = {"": pane.numbers()}
+    obs.samples_keys = group_keys(app.session.run)
+    for key in obs.samples_keys:
+        pane.set_key(key)
+        obs.samples[key] = pane.numbers()
+    screen.show_tab("overview")
+    await pilot.pause()
 
 
 async def _export(

@@ -463,6 +463,47 @@ def door_app(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
         _assert_shown_in_text("the app's Overview", obs.aggregate_text, ref)
 
 
+def _keys_score_names(inp: Input) -> tuple[str, ...]:
+    """The grouping keys `score --group-by` names for a key the read does not record."""
+    res = run_cli([*score_args(inp, allow_errors=True), "--group-by", "no-such-key-here"])
+    for r in res.json.get("refusals") or []:
+        if r["code"] == "unknown-group":
+            known = r["message"].split("groupable sample metadata keys: ", 1)[1]
+            known = known.split(");", 1)[0]
+            return () if known == "none" else tuple(known.split(", "))
+    raise AssertionError(f"score took an unknown --group-by key: {res.text[:300]}")
+
+
+def door_app_samples(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
+    """Issues 26/27: the app's Samples tab shows each sample's Wilson interval over epochs, the
+    rates by each grouping key and the other scorers exactly as `score --json --group-by KEY`
+    prints them; a read with none of them has no such tab."""
+    if not ref.answer.is_read or inp.kind == HARNESS:
+        return
+    obs = w.app(inp.spec.id)
+    assert "open" not in obs.broken and "samples" not in obs.broken, obs.broken
+    if obs.kind != "run" or ref.score.code not in (0, 1):
+        return
+    doc = ref.score.json
+    keys = _keys_score_names(inp)
+    has = bool(doc.get("samples") or doc.get("other_scorers") or keys)
+    assert (obs.samples is not None) == has, (
+        f"the app {'has' if obs.samples is not None else 'has no'} Samples tab; score --json "
+        f"has samples {bool(doc.get('samples'))}, other scorers "
+        f"{bool(doc.get('other_scorers'))}, grouping keys {keys}"
+    )
+    if obs.samples is None:
+        return
+    assert obs.samples_keys == keys
+    first = obs.samples[""]
+    assert first["samples"] == doc.get("samples")
+    assert first["other_scorers"] == doc.get("other_scorers", [])
+    assert (first["groups"] or {}).get("key") == (keys[0] if keys else None)
+    for key in keys:
+        by = run_cli([*score_args(inp, allow_errors=True), "--group-by", key]).json
+        assert obs.samples[key]["groups"] == by["groups"], key
+
+
 def door_app_export(w: World, inp: Input, ref: Reference, tmp_path: Path) -> None:
     """The app's `e` dialog exports what `evalview export` exports, and refuses what it
     refuses."""
@@ -589,6 +630,7 @@ DOORS: dict[str, Callable[[World, Input, Reference, Path], None]] = {
     "export": door_export,
     "app": door_app,
     "app_export": door_app_export,
+    "app_samples": door_app_samples,
     "watch": door_watch,
     "psr": door_psr,
     "reads_once": door_reads_once,
