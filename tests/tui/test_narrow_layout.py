@@ -104,3 +104,25 @@ def test_a_harness_file_at_80_by_24() -> None:
             assert "21 / 48" in seed and "30.7–57.7 %" in seed, seed
 
     run(main())
+
+
+def test_seven_tabs_fit_an_80_column_bar_and_grow_back() -> None:
+    """An Inspect log has a Samples tab: at 80 columns the bar scrolled `1 Overview` out of
+    sight once a later tab was active (the tmux walk found it); short titles keep all seven."""
+    inspect_log = SAMPLE_RUNS / "inspect" / "os-agent-model-a.eval"
+
+    async def main() -> None:
+        app = EvalViewApp(inspect_log)
+        async with app.run_test(size=SMALL) as pilot:
+            await opened(pilot)
+            await pilot.press("7")
+            await pilot.pause()
+            bar = next(ln for ln in screen_lines(app) if "2 Tasks" in ln)
+            for label in ("1 Overview", "5 Findings", "6 Partial", "7 Samples"):
+                assert label in bar, bar
+            await pilot.resize_terminal(160, 40)
+            await pilot.pause()
+            bar = next(ln for ln in screen_lines(app) if "2 Tasks" in ln)
+            assert "6 Partial credit" in bar and "7 Samples" in bar, bar
+
+    run(main())

@@ -96,6 +96,8 @@ class Input:
     contrast: bool = False
     #: The tab a run opens on (Findings when parts of it could not be read).
     first: str = "1 Overview"
+    #: How many tabs a run has (an Inspect log with epochs or metadata: a Samples tab too).
+    tabs: int = 6
 
 
 def _harness(path: Path) -> Input:
@@ -151,6 +153,21 @@ INPUTS = [
         "picker",
         ("recoverybench-v1-task-results.jsonl", "60 named reads"),
         opens=("equal_gpu_wall_time/continued-sft",),
+    ),
+    # Inspect AI: a .eval log (seven tabs: the Samples tab too); lm-eval: a results file
+    # with its samples beside it.
+    Input(
+        "inspect",
+        ("sample_runs/inspect/os-agent-model-a.eval",),
+        "run",
+        ("Cq3xWdV8nYh2Lk5Rt7Pm9s", "mockllm/agent-a"),
+        tabs=7,
+    ),
+    Input(
+        "lm-eval",
+        ("sample_runs/lm-eval/org__model-a/results_2025-05-01T10-00-00.000001.json",),
+        "run",
+        ("org/model-a",),
     ),
     Input(
         "psr-inputs",
@@ -523,8 +540,8 @@ class Walk:
             first=True,
         )
         labels = tab_labels(first)
-        if len(labels) != 6:
-            self.problem(f"run screen: tabs {labels}, expected 6", first)
+        if len(labels) != self.input.tabs:
+            self.problem(f"run screen: tabs {labels}, expected {self.input.tabs}", first)
         n = len(labels)
         for label in [labels[(labels.index(start) + k) % n] for k in range(1, n + 1)]:
             self.pane.keys(label[0])

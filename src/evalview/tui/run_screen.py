@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -16,7 +16,7 @@ from evalview.tui.episodes import EpisodeFilter, EpisodesPane
 from evalview.tui.header import RunHeader
 from evalview.tui.messages import ShowEpisodes
 from evalview.tui.overview import OverviewPane
-from evalview.tui.tabs import tabs_for
+from evalview.tui.tabs import tab_labels, tabs_for
 
 
 class RunScreen(Screen[None]):
@@ -48,12 +48,18 @@ class RunScreen(Screen[None]):
                 "Numbers below cover only what was read.",
                 id="reading-banner",
             )
+        labels = tab_labels(self.tabs, self.app.size.width)
         with TabbedContent(initial=self.initial, id="tabs"):
-            for i, tab in enumerate(self.tabs, 1):
-                with TabPane(f"{i} {tab.title}", id=tab.id):
+            for label, tab in zip(labels, self.tabs, strict=True):
+                with TabPane(label, id=tab.id):
                     if tab.id == self.initial:
                         yield tab.make(self.session, f"{tab.id}-pane")
         yield Footer()
+
+    def on_resize(self, event: events.Resize) -> None:
+        tabbed = self.query_one("#tabs", TabbedContent)
+        for label, tab in zip(tab_labels(self.tabs, event.size.width), self.tabs, strict=True):
+            tabbed.get_tab(tab.id).label = label
 
     def on_mount(self) -> None:
         ready = asyncio.Event()

@@ -27,6 +27,8 @@ class Tab:
     make: Callable[[Session, str], Widget]
     #: shown only for the reads this holds for (None: every read)
     when: Callable[[Session], bool] | None = None
+    #: the title when every tab's full title does not fit the terminal's width
+    short: str | None = None
 
     def shows(self, session: Session | None) -> bool:
         return self.when is None or (session is not None and self.when(session))
@@ -86,9 +88,18 @@ TABS: list[Tab] = [
     Tab("episodes", "Episodes", _episodes),
     Tab("errors", "Errors", _errors),
     Tab("findings", "Findings", _findings),
-    Tab("partial-credit", "Partial credit", _partial_credit),
+    Tab("partial-credit", "Partial credit", _partial_credit, short="Partial"),
     Tab("samples", "Samples", _samples, when=_has_samples),
 ]
+
+
+def tab_labels(tabs: list[Tab], width: int) -> list[str]:
+    """`1 Overview` ...: full titles when the bar fits `width` (a tab pads its label by one cell
+    each side), else the short ones, so no tab is scrolled out of an 80-column bar."""
+    full = [f"{i} {t.title}" for i, t in enumerate(tabs, 1)]
+    if sum(len(label) + 2 for label in full) <= width:
+        return full
+    return [f"{i} {t.short or t.title}" for i, t in enumerate(tabs, 1)]
 
 
 def tabs_for(session: Session | None) -> list[Tab]:
