@@ -223,9 +223,34 @@ def shots(sample: str) -> list[Shot]:
             ("tests/fixtures/miniverl/recoverybench-v1-equal-wall-time.json",),
             (Wait("benchmark-harness result", "5 Recovery"), Press("5"), Tab("5 Recovery")),
         ),
+        # An Inspect AI log: the Samples tab (rates by a metadata key, each sample over its
+        # epochs), wide and at 80 x 24; two models' logs compared by (sample id, epoch).
+        Shot("25-inspect-samples", INSPECT_A, (*INSPECT_READY, Press("7"), Tab("7 Samples"))),
+        Shot(
+            "26-narrow-inspect-samples",
+            INSPECT_A,
+            (*INSPECT_READY, Press("7"), Tab("7 Samples"), Press("g")),
+            NARROW,
+        ),
+        Shot(
+            "27-inspect-compare",
+            (*INSPECT_A, "sample_runs/inspect/os-agent-model-b.eval"),
+            (Wait("McNemar"),),
+        ),
+        # lm-eval output directories of two models: a row per model, a column per task
+        # (scrolled right to the task columns).
+        Shot(
+            "28-lm-eval-runs",
+            ("sample_runs/lm-eval",),
+            (Wait("sorted by", absent="read so far"), Press(*["Right"] * 150), Wait("arith_add")),
+        ),
     ]
     return plan
 
+
+INSPECT_A = ("sample_runs/inspect/os-agent-model-a.eval",)
+#: An Inspect log's run screen, ready (its headline, the bar with the Samples tab).
+INSPECT_READY: tuple[Step, ...] = (Wait("successes / selected", "7 Samples", absent="computing…"),)
 
 #: The compare's two reads, relative to the directory `candidate_pair` fills.
 COMPARE_PAIR = ("sample_runs/robobench-24x50", "robobench-ckpt-52000")
