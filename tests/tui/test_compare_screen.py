@@ -151,3 +151,39 @@ def test_the_command_prints_why_a_read_is_not_a_run(
     assert main([str(a), str(notes)]) == 2
     err = capsys.readouterr().err
     assert "evalview:" in err and "notes.txt: not a run" in err
+
+
+def test_app_compare_shows_the_sample_level_and_graded_tasks(tmp_path: Path) -> None:
+    """`evalview A B` said less than `evalview compare A B` for Inspect logs (no sample level)
+    and lm-eval's graded metrics (no bootstrap line): one answer through both doors."""
+    import json as _json
+    import subprocess
+    import sys
+
+    from helpers.paths import SAMPLE_RUNS
+    from load.test_lm_eval_doors import PHI_RESULTS, _phi_b
+
+    inspect = SAMPLE_RUNS / "inspect"
+    graded_b = _phi_b(tmp_path / "b", [0.05, -0.02, 0.11, 0.03])
+    cases = [
+        ((inspect / "os-agent-model-a.eval", inspect / "os-agent-model-b.eval"), "sample_level"),
+        ((PHI_RESULTS, graded_b), "graded"),
+    ]
+    for (a, b), key in cases:
+        cli = subprocess.run(
+            [sys.executable, "-m", "evalview", "compare", str(a), str(b), "--json",
+             "--allow-errors"],
+            capture_output=True, text=True, check=False,
+        )
+        doc = _json.loads(cli.stdout)
+        want = doc[key]["text"] if key == "sample_level" else doc[key][0]["text"]
+
+        async def main(a: Path = a, b: Path = b) -> str:
+            app = CompareApp(a, b)
+            async with app.run_test(size=(160, 48)) as pilot:
+                screen = await _screen(app, pilot)
+                await pilot.pause()
+                return " ".join(str(screen.query_one("#compare-head", Static).render()).split())
+
+        head = asyncio.run(main())
+        assert " ".join(want.split()) in head, (key, want, head)

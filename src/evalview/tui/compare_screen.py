@@ -287,6 +287,13 @@ class CompareScreen(Screen[None]):
             f"[bold]all pairs[/] {escape(c.overall.verdict.text)}",
             tally_line(c),
         ]
+        if c.sample_level is not None:  # samples repeated over epochs (Inspect)
+            head.append(f"[bold]sample level[/] {escape(c.sample_level.text)}")
+        head.extend(  # a metric with no success per document (lm-eval's BLEU, F1)
+            f"[bold]graded[/] {escape(gp.task)}{escape(f' {gp.metric}' if gp.metric else '')}: "
+            f"{escape(gp.text)} [dim](paired bootstrap over documents, not McNemar)[/]"
+            for gp in c.graded
+        )
         left_out = left_out_line(c)
         if left_out is not None:
             head.append(left_out)
