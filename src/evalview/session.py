@@ -614,7 +614,9 @@ def open_unaudited(
     from evalview.load.registry import holds_of
 
     if holds_of(reading.format) == "arms":
-        return reads_of(reading, address)[0]
+        harness = reads_of(reading, address)[0]
+        assert isinstance(harness, HarnessSession)
+        return harness
     return UnauditedRead(address, select_run(reading, address.read))
 
 
