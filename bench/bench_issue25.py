@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -68,8 +67,8 @@ def inputs() -> None:
     if not RUN_B.exists():
         shutil.copytree(DEFAULT_RUN, RUN_B)
     if not FOLDER_50.exists():
-        subprocess.run([sys.executable, "-c", "import bench_folder as b; b.generate(b.DEFAULT_DIR)"],
-                       cwd=BENCH_DIR, check=True)
+        gen = "import bench_folder as b; b.generate(b.DEFAULT_DIR)"
+        subprocess.run([sys.executable, "-c", gen], cwd=BENCH_DIR, check=True)
     if not FOLDER_200.exists():
         from evalview.samples.closed_run import build_closed_run, write_closed_run
 
@@ -178,10 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     for j, rows in splits.items():
         me = statistics.median(r[0] for r in rows)
         kids = statistics.median(r[1] for r in rows)
-        print(f"  -j {j}: parent CPU {me:.2f} s, workers' CPU {kids:.2f} s, total {me + kids:.2f} s")
+        print(f"  -j {j}: parent CPU {me:.2f} s, workers' CPU {kids:.2f} s, "
+              f"total {me + kids:.2f} s")
     print("medians (wall / CPU, s): " + ", ".join(
         f"{k} {wall[k]:.2f}/{cpu[k]:.2f}" for k in samples))
-    _ = resource
     return 0
 
 
