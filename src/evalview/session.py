@@ -286,16 +286,20 @@ def audit_read(run: Run) -> list[Finding]:
 def score_session(session: Session, options: ScoreOptions | None = None) -> Scorecard:
     """Score the session's run with the findings already in it (the audit does not run again).
 
-    The scorer always returns a card; `card.refusals` say whether it may be reported.
+    The scorer always returns a card; `card.refusals` say whether it may be reported. A refused
+    card carries no bootstrap: every door that scores through here (`score`, `export`) reports no
+    number for a refused read, so its 10,000 resamples would be computed only to be thrown away.
+    The card is scored without it and `with_bootstrap` adds it (the same interval, the refusals
+    never depend on it).
     """
-    from evalview.stats import score_run
+    from evalview.stats import score_run, with_bootstrap
     from evalview.stats.bootstrap import DEFAULT_RESAMPLES
 
     o = options or ScoreOptions()
-    return score_run(
+    card = score_run(
         session.run,
         findings=session.findings,
-        bootstrap=DEFAULT_RESAMPLES if o.bootstrap is None else o.bootstrap,
+        bootstrap=0,
         benchmark=o.benchmark,
         view=o.view,
         metric=o.metric,
@@ -303,6 +307,8 @@ def score_session(session: Session, options: ScoreOptions | None = None) -> Scor
         allow_off_protocol=o.allow_off_protocol,
         group_by=o.group_by,
     )
+    resamples = DEFAULT_RESAMPLES if o.bootstrap is None else o.bootstrap
+    return card if card.refused or not resamples else with_bootstrap(card, resamples)
 
 
 def open_session(
@@ -575,6 +581,70 @@ def compare_sessions(
         allow_errors=allow_errors,
         allow_mismatch=allow_mismatch,
         group_by=group_by,
+    )
+
+
+@dataclass
+class UnauditedRead:
+    """An episode read opened but not yet audited: `compare` audits a side only when its
+    refusals reach it (`audited`, once), so a comparison A refuses never pays for B's audit."""
+
+    address: Address
+    run: Run
+    _session: Session | None = None
+
+    def audited(self) -> Session:
+        """The read's `Session`, its whole audit computed on the first call only."""
+        if self._session is None:
+            self._session = Session(
+                path=self.address.path, run=self.run, findings=audit_read(self.run),
+                address=self.address,
+            )
+        return self._session
+
+    def findings(self) -> list[Finding]:
+        return self.audited().findings
+
+
+def open_unaudited(
+    path: str | Path | Address | Source,
+    *,
+    name: str | None = None,
+    read: ReadOptions | None = None,
+) -> UnauditedRead | HarnessSession:
+    """`open_one` without the episode read's audit (a harness result's session, audited, as
+    `open_one` gives it): for `compare`, which audits each side when it needs its findings."""
+    address, source = _address_and_source(path, name)
+    reading = read_address(source, read)
+    from evalview.load.registry import holds_of
+
+    if holds_of(reading.format) == "arms":
+        harness = reads_of(reading, address)[0]
+        assert isinstance(harness, HarnessSession)
+        return harness
+    return UnauditedRead(address, select_run(reading, address.read))
+
+
+def compare_unaudited(
+    a: UnauditedRead,
+    b: UnauditedRead,
+    *,
+    allow_off_protocol: bool = False,
+    allow_errors: bool = False,
+    allow_mismatch: bool = False,
+) -> Comparison:
+    """`compare_sessions` of two reads audited on demand, each at most once."""
+    from evalview.compare.paired import compare_runs
+
+    return compare_runs(
+        a.run,
+        b.run,
+        findings=(a.findings, b.findings),
+        label_a=a.address.label,
+        label_b=b.address.label,
+        allow_off_protocol=allow_off_protocol,
+        allow_errors=allow_errors,
+        allow_mismatch=allow_mismatch,
     )
 
 

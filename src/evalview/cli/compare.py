@@ -105,12 +105,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from evalview.errors import Refused
     from evalview.folder.discover import one_read
+    from evalview.load import ReadOptions
     from evalview.model.address import Address
-    from evalview.session import HarnessSession, compare_sessions, open_one
+    from evalview.session import HarnessSession, compare_unaudited, open_unaudited
 
-    # a folder of one read (an lm-eval model directory) is that read, as `check DIR` finds it
-    side_a = open_one(one_read(Address.of(args.a, args.read_a), "compare"))
-    side_b = open_one(one_read(Address.of(args.b, args.read_b), "compare"))
+    # A short-lived command: the parsed runs are frozen out of the cyclic GC's sight (as for
+    # `check`), and each side is audited only when the refusals reach it. A folder of one read
+    # (an lm-eval model directory) is that read, as `check DIR` finds it.
+    options = ReadOptions(freeze=True, lazy_table=True)
+    side_a = open_unaudited(one_read(Address.of(args.a, args.read_a), "compare"), read=options)
+    side_b = open_unaudited(one_read(Address.of(args.b, args.read_b), "compare"), read=options)
     if isinstance(side_a, HarnessSession) and isinstance(side_b, HarnessSession):
         from evalview.cli.harness import compare as compare_harness_files
 
@@ -121,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             f"{which} is a benchmark-harness result and the other is an episode read; compare "
             "two harness results, or two reads of one schedule."
         )
-    result = compare_sessions(
+    result = compare_unaudited(
         side_a,
         side_b,
         allow_off_protocol=args.allow_off_protocol,
@@ -133,7 +137,9 @@ def run(args: argparse.Namespace) -> int:
         emit_json(result.to_json())
     else:
         show(result)
-    return EXIT_OK
+    from evalview.cli.output import exit_at_once
+
+    return exit_at_once(EXIT_OK, "compare")  # no teardown of two parsed runs
 
 
 def _p(t: PairedCounts, p: float) -> str:

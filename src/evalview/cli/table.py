@@ -109,7 +109,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from evalview.folder.discover import Candidate, FolderError, discover, is_folder
     from evalview.folder.parallel import default_jobs, map_ordered
-    from evalview.folder.reads import ScoreOptions, row_of_item
+    from evalview.folder.reads import ScoreOptions, row_of_item, with_bootstraps
     from evalview.folder.table import render
 
     err = error_console()
@@ -172,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
                 skipped.append({"path": label, "reason": row.reason})
                 continue
             rows.append(_relabel(row, label))
+    rows = with_bootstraps(rows, options.bootstrap)
     text = render(
         args.format,
         rows,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -49,6 +49,9 @@ from evalview.stats.policy import (
     OFF_PROTOCOL,
     untagged_quality_tags,
 )
+
+#: A read's audit findings, or a function computing them on first need (see `compare_runs`).
+Findings = Sequence[Finding] | Callable[[], Sequence[Finding]]
 
 SUCCESS = "success"
 FAILURE = "failure"
@@ -477,7 +480,7 @@ def compare_runs(
     a: Run,
     b: Run,
     *,
-    findings: tuple[Sequence[Finding], Sequence[Finding]],
+    findings: tuple[Findings, Findings],
     label_a: str | None = None,
     label_b: str | None = None,
     alpha: float = 0.05,
@@ -503,7 +506,8 @@ def compare_runs(
     left out for an error is listed.
 
     `findings`: each read's whole audit, as its session holds it (`evalview.session` opens and
-    audits both; nothing here audits again).
+    audits both; nothing here audits again), or a function that audits it: called only when the
+    refusals reach that read (`evalview compare` never audits B when A is refused already).
     """
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
     _refuse_unknown_group(a, b, fa.label, fb.label, group_by)
@@ -783,7 +787,7 @@ def _seed_notes(seeds: dict[str, int], pairs_by: str = "") -> list[str]:
 
 
 def _refuse_unscorable(
-    reads: list[tuple[Run, ReadFacts, Sequence[Finding]]], *, allow_errors: bool
+    reads: list[tuple[Run, ReadFacts, Findings]], *, allow_errors: bool
 ) -> tuple[list[str], ...]:
     """Refused for a read the scorer would refuse: audit errors (always: an inconsistent record,
     such as an interruption recorded as a failure, is not compared) and errored rollouts (unless
@@ -792,7 +796,8 @@ def _refuse_unscorable(
     from evalview.stats.errors import errored_cases
 
     out = []
-    for run, facts, found in reads:
+    for run, facts, given in reads:
+        found = given() if callable(given) else given
         errors = [f for f in found if f.severity is Severity.ERROR]
         if errors:
             first = errors[0]

@@ -202,6 +202,10 @@ class ReadRow:
     delta_vs_reference: float | None = None
     #: each task's value as the input's tool records it (lm-eval), aggregates-only reads too
     task_values: tuple[TaskValue, ...] = ()
+    #: each task's case outcomes while the row's seed bootstrap is still to be computed (only a
+    #: scored row whose table shows the interval); `with_bootstraps` fills `bootstrap` for every
+    #: row at once and empties this. Not output.
+    outcomes: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def refused(self) -> str | None:
@@ -315,10 +319,12 @@ def row_of_run(
     from evalview.stats import score_run
 
     run, findings = session.run, session.findings
+    # Scored without the bootstrap: a refused row shows no interval (none is computed for it),
+    # and the others keep their outcomes for `with_bootstraps`, which draws once for all rows.
     card = score_run(
         run,
         findings=findings,
-        bootstrap=options.bootstrap,
+        bootstrap=0,
         allow_errors=options.allow_errors,
         allow_off_protocol=options.allow_off_protocol,
     )
@@ -340,7 +346,7 @@ def row_of_run(
         fine_tune_seed=facts.fine_tune_seed,
         mean=None if refused else a.mean,
         se=None if refused else a.se,
-        bootstrap=None if refused or a.bootstrap is None else tuple(a.bootstrap),  # type: ignore[arg-type]
+        bootstrap=None,
         successes=d.successes,
         selected=d.selected,
         labels=card.labels,
@@ -351,7 +357,26 @@ def row_of_run(
         ),
         first_error=None if first is None else f"{first.code} {first.location}",
         task_values=task_values(run.native),
+        outcomes=() if refused or not options.bootstrap else card.task_outcomes,
     )
+
+
+def with_bootstraps(rows: list[ReadRow], resamples: int) -> list[ReadRow]:
+    """`rows` with the seed-bootstrap interval of every row that kept its outcomes (a scored row
+    of a table that shows intervals), all rows' resamples drawn in one pass per task shape
+    (`stats.bootstrap.bootstrap_intervals`): the same intervals as `evalview score`."""
+    from dataclasses import replace
+
+    waiting = [i for i, r in enumerate(rows) if r.outcomes]
+    if not waiting or resamples <= 0:
+        return [replace(r, outcomes=()) if r.outcomes else r for r in rows]
+    from evalview.stats.bootstrap import bootstrap_intervals
+
+    intervals = bootstrap_intervals([rows[i].outcomes for i in waiting], resamples)
+    out = list(rows)
+    for i, interval in zip(waiting, intervals, strict=True):
+        out[i] = replace(rows[i], bootstrap=interval, outcomes=())
+    return out
 
 
 def rows_of_harness(label: str, session: HarnessSession, options: ScoreOptions) -> list[ReadRow]:

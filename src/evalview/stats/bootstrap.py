@@ -115,3 +115,92 @@ def _mt19937_words(rng: random.Random) -> Callable[[int], npt.NDArray[np.uint64]
         "state": {"key": np.array(state[:-1], dtype=np.uint32), "pos": int(state[-1])},
     }
     return bits.random_raw
+
+
+#: Words per chunk when several reads share the draws (measured: 2^17 and 2^19 alike).
+_SHARED_CHUNK_WORDS = 1 << 17
+
+
+def bootstrap_intervals(
+    reads: Sequence[Sequence[npt.NDArray[np.int8]] | Sequence[Sequence[int]]],
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = SEED,
+) -> list[Interval]:
+    """`bootstrap_interval` of each read, equal to it bit for bit, in one pass per shape.
+
+    Every read's bootstrap draws the same words (`random.Random(seed)`), and reads whose tasks
+    have the same sizes (a folder of one benchmark's reads) draw the same case indices too: those
+    are drawn once, counted once per resample (how often each case is drawn), and each read's
+    per-task successes are then a product of those counts with its outcomes (`table` of a folder:
+    one draw for every row, not one per row).
+    """
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i, outcomes in enumerate(reads):
+        groups.setdefault(tuple(len(x) for x in outcomes), []).append(i)
+    out: list[Interval | None] = [None] * len(reads)
+    for members in groups.values():
+        if len(members) == 1:
+            out[members[0]] = bootstrap_interval(reads[members[0]], resamples, seed)
+            continue
+        stats = _shared_distributions([reads[i] for i in members], resamples, seed)
+        for i, row in zip(members, stats, strict=True):
+            lo, hi = np.percentile(row, PERCENTILES)
+            out[i] = (float(lo), float(hi))
+    return [iv for iv in out if iv is not None]
+
+
+def _shared_distributions(
+    reads: Sequence[Sequence[npt.NDArray[np.int8]] | Sequence[Sequence[int]]],
+    resamples: int,
+    seed: int,
+) -> npt.NDArray[np.float64]:
+    """(reads, B) resampled aggregates of reads whose tasks all have the same sizes."""
+    if resamples <= 0:
+        raise ValueError(f"the bootstrap needs at least one resample, got {resamples}")
+    first = reads[0]
+    if not first or any(len(x) == 0 for x in first):
+        raise ValueError("the bootstrap needs at least one task and one case per task")
+    sizes = np.array([len(x) for x in first], dtype=np.uint64)
+    if int(sizes.max()) >= 1 << 24:  # float32 counts are exact below 2^24
+        return np.stack([bootstrap_distribution(r, resamples, seed) for r in reads])
+    total, t, k = int(sizes.sum()), len(first), len(reads)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+    ends = starts + sizes.astype(np.intp)
+    col_size = np.repeat(sizes, sizes.astype(np.intp))
+    col_offset = np.repeat(starts, sizes.astype(np.intp)).astype(np.uint64)
+    size_f = sizes.astype(np.float64)
+    # (cases, reads): each read's outcomes as a column
+    values = np.stack(
+        [np.concatenate([np.asarray(x, dtype=np.float32) for x in r]) for r in reads], axis=1
+    )
+    equal = bool(np.all(sizes == sizes[0]))
+    if equal:
+        n = int(sizes[0])
+        values_3d = np.ascontiguousarray(values.reshape(t, n, k))
+    words = _mt19937_words(random.Random(seed))
+    out = np.empty((k, resamples), dtype=np.float64)
+    per_chunk = max(1, _SHARED_CHUNK_WORDS // total)
+    for begin in range(0, resamples, per_chunk):
+        rows = min(per_chunk, resamples - begin)
+        idx = words(rows * total).reshape(rows, total)
+        idx *= col_size
+        idx >>= np.uint64(32)
+        idx += col_offset
+        # how often each case is drawn in each resample
+        flat = idx.view(np.intp) + (np.arange(rows, dtype=np.intp) * total)[:, None]
+        drawn = np.bincount(flat.ravel(), minlength=rows * total).astype(np.float32)
+        drawn = drawn.reshape(rows, total)
+        # einsum, not matmul: numpy's own loop on one core (a multi-threaded BLAS spent 8x the
+        # CPU on these small products, and the folder's worker processes already use the cores)
+        if equal:
+            per_task = np.einsum("rtn,tnk->trk", drawn.reshape(rows, t, n), values_3d)
+        else:
+            per_task = np.stack([
+                np.einsum("rn,nk->rk", drawn[:, s:e], values[s:e])
+                for s, e in zip(starts, ends, strict=True)
+            ])
+        # (reads, rows, t), each resample's task counts contiguous as in `bootstrap_distribution`,
+        # so the same sums in the same order: the same bits
+        counts = np.ascontiguousarray(per_task.transpose(2, 1, 0), dtype=np.float64)
+        out[:, begin : begin + rows] = (counts / size_f).sum(axis=2) / t
+    return out

@@ -4,11 +4,14 @@ what the episodes add up to (with unknown usage propagating), and every rate wha
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from evalview.audit import registry as R
 from evalview.audit.checks._common import (
+    INT_USAGE_FIELDS,
     SUMMARY,
     USAGE_FIELDS,
     cached_exceeds_input,
@@ -20,7 +23,6 @@ from evalview.audit.checks._common import (
     is_number,
     schedule_list,
     usage_problems,
-    usage_sum,
     usage_value,
 )
 from evalview.findings import Finding
@@ -113,8 +115,12 @@ def check_summary(run: Run) -> Iterator[Finding]:
         counts["selected"] = len(dict.fromkeys(schedule))
     yield from _coherence(counts)
     complete = episodes_complete(run)
-    if complete:
-        yield from _totals(run, counts)
+    comp_doc = summary.get("component_usage")
+    tally = (
+        _tally(run, list(comp_doc) if isinstance(comp_doc, dict) else []) if complete else None
+    )
+    if tally is not None:
+        yield from _totals(tally, counts)
     if "usage" not in summary:
         yield _add(FIELD_INVALID, "`usage` is missing; give the six-field aggregate usage object.")
     else:
@@ -128,10 +134,10 @@ def check_summary(run: Run) -> Iterator[Finding]:
                 f"`usage.cached_input_tokens` ({over[0]}) exceeds `usage.input_tokens` "
                 f"({over[1]}); cached tokens are part of the input.",
             )
-        if complete and isinstance(usage, dict):
-            yield from _usage_totals(run, usage)
+        if tally is not None and isinstance(usage, dict):
+            yield from _usage_totals(tally, usage)
     if summary.get("component_usage") is not None:
-        yield from _component_usage(run, summary["component_usage"], complete)
+        yield from _component_usage(run, summary["component_usage"], complete, tally)
     yield from _rates(summary, counts)
 
 
@@ -184,19 +190,8 @@ def _coherence(c: dict[str, int]) -> Iterator[Finding]:
         )
 
 
-def _totals(run: Run, counts: dict[str, int]) -> Iterator[Finding]:
-    records = [d for _, d in run.iter_records()]
-    actual: dict[str, int | None] = {
-        "attempted": len(records),
-        "completed": sum(1 for d in records if d.get("status") == "completed"),
-        "errors": sum(1 for d in records if d.get("status") == "error"),
-        "successes": sum(
-            1 for d in records if d.get("status") == "completed" and d.get("success") is True
-        ),
-    }
-    for key in ("policy_calls", "rejected_actions"):
-        values = [v for d in records if is_nonneg_int(v := d.get(key))]
-        actual[key] = sum(values) if len(values) == len(records) else None
+def _totals(tally: _Tally, counts: dict[str, int]) -> Iterator[Finding]:
+    actual = tally.totals
     for key, want in actual.items():
         got = counts.get(key)
         if got is not None and want is not None and got != want:
@@ -207,14 +202,13 @@ def _totals(run: Run, counts: dict[str, int]) -> Iterator[Finding]:
             )
 
 
-def _usage_totals(run: Run, usage: dict[str, Any]) -> Iterator[Finding]:
-    episode_usages = [d.get("usage") for _, d in run.iter_records()]
+def _usage_totals(tally: _Tally, usage: dict[str, Any]) -> Iterator[Finding]:
     for key in USAGE_FIELDS:
         if key not in usage or (usage[key] is not None and usage_value(usage, key) is None):
             continue  # malformed: reported as summary-usage-invalid
-        if not episode_usages and usage[key] is None:
+        if not tally.records and usage[key] is None:
             continue  # no episode at all: null (nothing reported) is as honest as 0
-        want = usage_sum(episode_usages, key)
+        want = tally.usage[key]
         yield from _compare_total(USAGE_MISMATCH, f"usage.{key}", usage[key], want)
 
 
@@ -243,14 +237,15 @@ def _compare_total(
         )
 
 
-def _component_usage(run: Run, comp: Any, complete: bool) -> Iterator[Finding]:
+def _component_usage(
+    run: Run, comp: Any, complete: bool, tally: _Tally | None
+) -> Iterator[Finding]:
     if not isinstance(comp, dict):
         yield _add(
             COMPONENT_INVALID, f"`component_usage` is {describe(comp)}; it must be an object."
         )
         return
     declared = declared_components(run)
-    records = [d for _, d in run.iter_records()]
     for cid, cu in comp.items():
         if declared is None or cid not in declared:
             yield _add(
@@ -261,21 +256,85 @@ def _component_usage(run: Run, comp: Any, complete: bool) -> Iterator[Finding]:
         problems = usage_problems(cu, partial=True)
         for problem in problems:
             yield _add(COMPONENT_INVALID, f"`component_usage.{cid}` {problem}.")
-        if problems or not complete:
+        if problems or not complete or tally is None:
             continue
-        episode_cus = [_component(d, cid) for d in records]
+        sums = tally.components[cid]
         for key in USAGE_FIELDS:
             if key not in cu:
                 continue  # missing fields are unknown
-            want = usage_sum(episode_cus, key)
+            want = sums[key]
             yield from _compare_total(
                 COMPONENT_MISMATCH, f"component_usage.{cid}.{key}", cu[key], want
             )
 
 
-def _component(d: dict[str, Any], cid: str) -> Any:
-    comp = d.get("component_usage")
-    return comp.get(cid) if isinstance(comp, dict) else None
+@dataclass(slots=True)
+class _Tally:
+    """What the summary totals are checked against, from one pass over the records: the
+    counts, `policy_calls` and `rejected_actions` (None when any record's is not a nonnegative
+    integer), and each usage sum (`usage_sum`'s rules: None once a value is unknown), the
+    episodes' and each named component's. Sums are added in record order, as before, so float
+    totals are the same to the bit."""
+
+    records: int = 0
+    totals: dict[str, int | None] = field(default_factory=dict)
+    usage: dict[str, int | float | None] = field(default_factory=dict)
+    components: dict[str, dict[str, int | float | None]] = field(default_factory=dict)
+
+
+def _tally(run: Run, component_ids: list[str]) -> _Tally:
+    completed = errors = successes = records = 0
+    ints: dict[str, int | None] = dict.fromkeys(("policy_calls", "rejected_actions"), 0)
+    usage: dict[str, int | float | None] = dict.fromkeys(USAGE_FIELDS, 0)
+    comps: dict[str, dict[str, int | float | None]] = {
+        cid: dict.fromkeys(USAGE_FIELDS, 0) for cid in component_ids
+    }
+    fields = [(key, key in INT_USAGE_FIELDS) for key in USAGE_FIELDS]
+    isfinite = math.isfinite
+    for _, d in run.iter_records():
+        records += 1
+        status = d.get("status")
+        if status == "completed":
+            completed += 1
+            if d.get("success") is True:
+                successes += 1
+        elif status == "error":
+            errors += 1
+        for key, total in ints.items():
+            if total is not None:
+                v = d.get(key)
+                ints[key] = total + v if type(v) is int and v >= 0 else None
+        _add_usage(usage, d.get("usage"), fields, isfinite)
+        if comps:
+            comp = d.get("component_usage")
+            for cid, sums in comps.items():
+                _add_usage(sums, comp.get(cid) if isinstance(comp, dict) else None, fields,
+                           isfinite)
+    totals: dict[str, int | None] = {
+        "attempted": records, "completed": completed, "errors": errors, "successes": successes,
+    }
+    return _Tally(records, totals | ints, usage, comps)
+
+
+def _add_usage(
+    sums: dict[str, int | float | None],
+    u: Any,
+    fields: list[tuple[str, bool]],
+    isfinite: Any,
+) -> None:
+    """Add one record's usage object to `sums` (one step of `usage_sum` for every field)."""
+    is_dict = isinstance(u, dict)
+    for key, integral in fields:
+        total = sums[key]
+        if total is None:
+            continue
+        v = u.get(key) if is_dict else None
+        if integral:
+            sums[key] = total + v if type(v) is int and v >= 0 else None
+        elif (type(v) is float or type(v) is int) and isfinite(v) and v >= 0:
+            sums[key] = total + v
+        else:
+            sums[key] = None
 
 
 def _rates(summary: dict[str, Any], counts: dict[str, int]) -> Iterator[Finding]:
