@@ -632,6 +632,7 @@ def compare_unaudited(
     allow_off_protocol: bool = False,
     allow_errors: bool = False,
     allow_mismatch: bool = False,
+    group_by: str | None = None,
 ) -> Comparison:
     """`compare_sessions` of two reads audited on demand, each at most once."""
     from evalview.compare.paired import compare_runs
@@ -645,6 +646,7 @@ def compare_unaudited(
         allow_off_protocol=allow_off_protocol,
         allow_errors=allow_errors,
         allow_mismatch=allow_mismatch,
+        group_by=group_by,
     )
 
 
