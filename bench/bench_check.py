@@ -34,6 +34,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from userenv import as_a_user
+
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
 DEFAULT_RUN = BENCH_DIR / "out" / "big-run"
@@ -207,6 +209,7 @@ def machine() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_a_user()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", nargs="?", type=Path, default=DEFAULT_RUN)
     parser.add_argument("--repeat", type=int, default=7)

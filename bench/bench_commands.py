@@ -33,6 +33,7 @@ from bench_check import (
     measure,
     replace_section,
 )
+from userenv import as_a_user
 
 SECTION = "## commands"
 
@@ -86,6 +87,7 @@ def ratios(cpu: dict[str, float]) -> list[tuple[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_a_user()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", nargs="?", type=Path, default=DEFAULT_RUN)
     parser.add_argument("--repeat", type=int, default=5)

@@ -35,6 +35,7 @@ from evalview.report.leaks import find_leaks, scrub_and_find_leaks
 from evalview.report.sanitize import Scrubber
 from evalview.session import EXPORT_SCORING, open_run, score_session
 from evalview.stats import bootstrap
+from userenv import as_a_user
 
 
 def load(name: str, path: Path) -> ModuleType:
@@ -47,6 +48,7 @@ def load(name: str, path: Path) -> ModuleType:
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_a_user()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", nargs="?", type=Path, default=DEFAULT_RUN)
     parser.add_argument("--before", metavar="REV", required=True)

@@ -30,6 +30,7 @@ import uuid
 from pathlib import Path
 
 from bench_check import DEFAULT_RUN, PARSE_FLOOR, evalview_command, measure
+from userenv import as_a_user
 
 TICK = os.sysconf("SC_CLK_TCK")
 LOADING, RUN_SCREEN = "Opening", "successes / selected"
@@ -122,6 +123,7 @@ def print_phases(run: Path, repeat: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_a_user()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", nargs="?", type=Path, default=DEFAULT_RUN)
     parser.add_argument("--repeat", type=int, default=5)

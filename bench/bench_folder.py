@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from bench_check import replace_section
+from userenv import as_a_user
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
@@ -112,6 +113,7 @@ def machine() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_a_user()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--repeat", type=int, default=3)

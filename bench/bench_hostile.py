@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from userenv import as_a_user
+
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_runs"
 OUT = REPO / "bench" / "out" / "hostile"
@@ -91,6 +93,7 @@ def cases(inputs: Path, scratch: Path) -> list[tuple[str, list[str]]]:
 
 
 def main() -> None:
+    as_a_user()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--label", default="this checkout")

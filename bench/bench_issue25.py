@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 from bench_check import DEFAULT_RUN, PARSE_FLOOR, Sample, machine, measure
+from userenv import as_a_user
 
 BENCH_DIR = Path(__file__).resolve().parent
 OUT = BENCH_DIR / "out"
@@ -141,6 +142,7 @@ def cpu_split(ev_env: dict[str, str], jobs: int) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_a_user()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--src", type=Path, help="measure this src/ tree instead of the repo's")

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from evalview.samples.lerobot import SUITES, multi_task_info
+from userenv import as_a_user
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out" / "lerobot-40x500.json"
@@ -101,6 +102,7 @@ def phases(path: Path, repeat: int) -> dict[str, float]:
 
 
 def main() -> int:
+    as_a_user()
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--write-docs", action="store_true")

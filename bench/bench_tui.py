@@ -27,6 +27,8 @@ import time
 import uuid
 from pathlib import Path
 
+from userenv import as_a_user
+
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
@@ -135,6 +137,7 @@ def _tmux(path: Path) -> dict[str, float] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    as_a_user()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", type=Path, default=None, help="run to open (default: big run)")
     parser.add_argument("--repeats", type=int, default=3)

@@ -17,9 +17,8 @@ import gc
 import os
 import stat
 from collections.abc import Callable
-from functools import cached_property
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import orjson
 
@@ -40,6 +39,7 @@ from evalview.model.run import (
     EpisodeRecord,
     EpisodeTable,
     Identity,
+    LazyTableRun,
     Protocol,
     ResultFile,
     Run,
@@ -484,23 +484,7 @@ def _protocol(manifest: dict[str, Any] | None) -> Protocol:
     )
 
 
-class _LazyTableRun(Run):
-    """A Run whose episode table is built the first time it is read. Without `make_table` (as
-    `dataclasses.replace` calls it, with `episodes`), a plain Run."""
-
-    def __init__(
-        self, *, make_table: Callable[[], EpisodeTable] | None = None, **fields: Any
-    ) -> None:
-        if make_table is None:
-            super().__init__(**fields)
-            return
-        super().__init__(episodes=cast(EpisodeTable, None), **fields)
-        del self.__dict__["episodes"]  # so the cached property below answers
-        self._make_table = make_table
-
-    @cached_property
-    def episodes(self) -> EpisodeTable:  # type: ignore[override]
-        return self._make_table()
+_LazyTableRun = LazyTableRun
 
 
 _ABSENT = object()

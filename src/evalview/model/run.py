@@ -11,10 +11,11 @@ Run without ever building its table (see `load_run(lazy_table=True)`) and saves 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from evalview.findings import Finding
 
@@ -262,6 +263,26 @@ class Run:
         for rec in self.records:
             if rec.data is not None:
                 yield rec, rec.data
+
+
+class LazyTableRun(Run):
+    """A Run whose episode table is built the first time it is read (`check` never reads it,
+    and so never imports numpy). Without `make_table` (as `dataclasses.replace` calls it, with
+    `episodes`), a plain Run."""
+
+    def __init__(
+        self, *, make_table: Callable[[], EpisodeTable] | None = None, **fields: Any
+    ) -> None:
+        if make_table is None:
+            super().__init__(**fields)
+            return
+        super().__init__(episodes=cast(EpisodeTable, None), **fields)
+        del self.__dict__["episodes"]  # so the cached property below answers
+        self._make_table = make_table
+
+    @cached_property
+    def episodes(self) -> EpisodeTable:  # type: ignore[override]
+        return self._make_table()
 
 
 def take_rows(table: EpisodeTable, index: npt.NDArray[np.intp]) -> EpisodeTable:

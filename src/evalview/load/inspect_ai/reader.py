@@ -75,7 +75,7 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
         read_spec,
         read_summaries,
     )
-    from evalview.model.run import build_table
+    from evalview.model.run import LazyTableRun, build_table
     from evalview.rules import PROBLEM_RULES
 
     path, raw = source.path, source.raw
@@ -144,7 +144,13 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
     member = log.container == "eval"
     rows = table_rows(sel, spec.task, lambda r: r.where if member and r.where else file)
     tv = spec.task_version
-    return Run(
+    # `check` never reads the table: built on first use, numpy is not imported for it
+    make: type[Run] = LazyTableRun if options is not None and options.lazy_table else Run
+    table_fields: dict[str, Any] = (
+        {"make_table": lambda: build_table(rows)} if make is LazyTableRun
+        else {"episodes": build_table(rows)}
+    )
+    return make(
         path=path,
         kind=FORMAT,
         identity=Identity(
@@ -155,7 +161,7 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
         ),
         protocol=Protocol(),
         schedule=tuple(r.id for r in sel.rows),
-        episodes=build_table(rows),
+        **table_fields,
         reading_findings=findings,
         bytes_read=log.size,
         source_format=_describe(log, spec, headline, sel.epochs),
@@ -202,12 +208,14 @@ def groupings(sel: Any) -> dict[str, dict[str, str]]:
 def other_scorers(sel: Any, headline: str | None) -> dict[str, Any]:
     """Every scorer but the headline: its float value per row (selected rows, then strays, as
     the episode table orders them), NaN where a sample has none, errored or unscored."""
+    rows = [*sel.rows, *sel.strays]
+    names = sorted({n for r in rows if r.sample is not None for n in r.sample.scores} - {headline})
+    if not names:
+        return {}  # one scorer, the usual case: numpy is not imported for nothing
     import numpy as np
 
     from evalview.load.inspect_ai.values import convertible, is_scalar, is_unscored, value_to_float
 
-    rows = [*sel.rows, *sel.strays]
-    names = sorted({n for r in rows if r.sample is not None for n in r.sample.scores} - {headline})
     out: dict[str, Any] = {}
     for name in names:
         col = np.full(len(rows), np.nan)
