@@ -141,3 +141,44 @@ def test_a_logs_folder_of_one_log_is_that_log(tmp_path: Path) -> None:
     by_dir = run_cli(["score", logs, "--allow-errors", "--bootstrap", "0", "--json"])
     assert by_dir.code == 0, by_dir.text
     assert by_dir.json["denominators"]["selected"] == 600
+
+
+def test_per_task_multiplicity_of_two_lm_eval_models_against_statsmodels() -> None:
+    """Issue 27: the per-task breakdown of two models carries Holm and Benjamini-Hochberg
+    adjusted mid-p over the family of tasks, each task's 2x2 table recounted from the samples
+    files (the documents both models ran: model B ran with --limit 20)."""
+    from scipy.stats import binom
+    from statsmodels.stats.multitest import multipletests
+
+    b_dir = SAMPLE_RUNS / "lm-eval" / "org__model-b"
+    done = run_cli(["compare", MODEL_A, b_dir, "--allow-mismatch", "--json"])
+    assert done.code == 0, done.text
+
+    def outcomes(folder: Path) -> dict[tuple[str, int], int]:
+        out = {}
+        for f in sorted(folder.glob("samples_*.jsonl")):
+            task = f.name.removeprefix("samples_").rsplit("_", 1)[0]
+            for line in f.read_text().splitlines():
+                doc = json.loads(line)
+                metric = next(k for k in ("acc", "exact_match") if k in doc)
+                out[(task, doc["doc_id"])] = int(doc[metric] == 1)
+        return out
+
+    a, b = outcomes(MODEL_A), outcomes(b_dir)
+    tasks = done.json["tasks"]
+    midp = []
+    for t in tasks:
+        keys = [k for k in a if k[0] == t["task"] and k in b]
+        bb = sum(1 for k in keys if b[k] and not a[k])
+        cc = sum(1 for k in keys if a[k] and not b[k])
+        n, k = bb + cc, min(bb, cc)
+        # mid-p McNemar (Fagerland et al. 2013): 2 P(X < k) + P(X = k), X ~ Bin(n, 1/2)
+        p = min(1.0, 2 * binom.cdf(k - 1, n, 0.5) + binom.pmf(k, n, 0.5)) if n else 1.0
+        assert t["pairs"] == len(keys) and t["mcnemar_midp"] == pytest.approx(p, abs=1e-12)
+        midp.append(p)
+    holm = multipletests(midp, method="holm")[1]
+    bh = multipletests(midp, method="fdr_bh")[1]
+    for t, h, q in zip(tasks, holm, bh, strict=True):
+        assert t["adjusted_p"]["family"] == len(tasks) == 4
+        assert t["adjusted_p"]["holm"] == pytest.approx(h, abs=1e-12)
+        assert t["adjusted_p"]["benjamini_hochberg"] == pytest.approx(q, abs=1e-12)

@@ -27,6 +27,12 @@ from evalview.load.source import Source
 from evalview.model.run import Identity, Protocol, Run
 
 FORMAT = "lm-eval"
+#: How two models' documents pair (compare's notes): lm-eval records no per-document seed.
+PAIRS_BY = (
+    "task and doc_id: the same document in both models' samples files (its doc_hash, n-shot, "
+    "task version and filter checked equal); lm-eval records no per-document seed and the "
+    "pairing needs none"
+)
 #: Documents per results file evalview reads (over all its samples files).
 MAX_DOCS = 500_000
 LEFT_OUT = (
@@ -175,6 +181,7 @@ def read_results(source: Source) -> Run:
         pairing=_pairing(res, docs),
         pair_keys={r["id"]: f"doc_hash {r['doc_hash']}" for r in rows if r["doc_hash"]},
         native=_native(res, recomputed, bool(files)),
+        pairs_by=PAIRS_BY,
         left_out=(LEFT_OUT,),
     )
 
