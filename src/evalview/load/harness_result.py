@@ -14,9 +14,10 @@ import math
 from pathlib import Path
 from typing import Any
 
+from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES, MAX_NAME
 from evalview.load.errors import InputError
-from evalview.load.reader import Reader, Reading, ReadOptions
+from evalview.load.reader import Reading, ReadOptions
 from evalview.load.safe_json import parse_lenient, wide_ints
 from evalview.load.source import Source
 from evalview.model.harness_file import HarnessFile, SchemaProblem
@@ -28,7 +29,7 @@ FORMAT = "benchmark-harness"
 EXPORTED_FORMAT = "evalview.harness-result/v1"
 
 #: Keys whose presence together identifies a harness result (schema 1, 2 or 3), in any order.
-SIGNATURE = ("miniverl_version", "schema_version", "arms")
+SIGNATURE = builtin.HARNESS_SIGNATURE
 
 
 def looks_like_harness(doc: object) -> bool:
@@ -160,16 +161,8 @@ def _read(source: Source, options: ReadOptions) -> Reading:
 
 
 #: Joins the registry (`evalview.load.registry.READERS`): no episode read, the file as payload.
-READER = Reader(
-    name=FORMAT,
-    summary="miniVERL benchmark-harness result (BenchmarkResult, schema 1, 2 or 3): arms x seeds",
-    detect=_detect,
-    read=_read,
-    holds="arms",
-    noun="a miniVERL benchmark-harness result (BenchmarkResult JSON)",
-    export_label=EXPORTED_FORMAT,
-    priority=30,
-)
+#: Its declaration (evalview.load.builtin: the registry asks it without importing this module).
+READER = builtin.HARNESS_RESULT
 
 
 def read_harness(path: str | Path) -> HarnessFile | None:
