@@ -12,7 +12,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from evalview.harness.audit import SINGLE_SEED_LABEL, audit_harness
 from evalview.harness.score import score_harness
-from evalview.model.harness import BenchmarkResult
+from evalview.model.harness_plain import BenchmarkResult  # what is read (pydantic words errors)
 
 
 def _score(doc: dict, tmp_path: Path, **kw: bool):  # type: ignore[no-untyped-def]

@@ -17,8 +17,8 @@ from typing import Any
 from evalview.audit.registry import DUPLICATE_KEY, Rule
 from evalview.findings import Finding, sort_findings
 from evalview.harness import rules as R
-from evalview.model.harness import ArmResult, BenchmarkResult
 from evalview.model.harness_file import HarnessFile
+from evalview.model.harness_plain import ArmResult, BenchmarkResult
 
 #: The arm the harness ships as the shared starting point (0 optimizer steps by design).
 REFERENCE_ARM = "cold-start-only"

@@ -25,7 +25,7 @@ from evalview.harness.score import (
     exact_mean,
     seed_differences,
 )
-from evalview.model.harness import BenchmarkResult
+from evalview.model.harness_plain import BenchmarkResult
 
 #: The provenance fields that must agree for a matched comparison, in the spec's order.
 MATCHED_FIELDS = ("hardware", "software", "miniverl_version", "git_commit")

@@ -22,7 +22,7 @@ from typing import Any
 from evalview.findings import Finding
 from evalview.fmt import exact, fixed
 from evalview.harness.audit import REFERENCE_ARM, SINGLE_SEED_LABEL, declared_diff, solved_count
-from evalview.model.harness import ArmResult, BenchmarkResult
+from evalview.model.harness_plain import ArmResult, BenchmarkResult
 from evalview.rules import DUPLICATE_KEY
 from evalview.stats.intervals import Interval, wilson_interval
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES
-from evalview.load.reader import Reader, Reading, ReadOptions
+from evalview.load.reader import Reading, ReadOptions
 from evalview.load.source import Source
 
 FORMAT = "psr-checkpoint-inputs"
@@ -41,13 +42,5 @@ def _read(source: Source, options: ReadOptions) -> Reading:
     return Reading(source.path, FORMAT, payload=source.json_value)
 
 
-READER = Reader(
-    name=FORMAT,
-    summary="PSR checkpoint inputs: verifier messages by model and task (psr-metrics.txt)",
-    detect=_detect,
-    read=_read,
-    holds="checkpoint-inputs",
-    noun="a PSR checkpoint-inputs JSON (`evalview psr`)",
-    # Broad: any JSON object whose values are all lists ({"arms": [...]} too), so asked last.
-    priority=90,
-)
+#: Its declaration (evalview.load.builtin: the registry asks it without importing this module).
+READER = builtin.CHECKPOINT_INPUTS

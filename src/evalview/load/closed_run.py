@@ -24,9 +24,10 @@ import orjson
 
 from evalview import rules as R
 from evalview.findings import Finding
+from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES, MAX_EPISODES, int64
 from evalview.load.errors import InputError
-from evalview.load.reader import NamedRun, OnRead, Reader, Reading, ReadOptions
+from evalview.load.reader import NamedRun, OnRead, Reading, ReadOptions
 from evalview.load.safe_json import pad_depth, parse_strict
 from evalview.load.source import Source
 from evalview.model.record import get_path as _get
@@ -830,13 +831,5 @@ def _read(source: Source, options: ReadOptions) -> Reading:
     return Reading(root, "closed-run", (NamedRun(None, run),))
 
 
-READER = Reader(
-    name="closed-run",
-    summary="a closed-run directory (starvla-rsi.eval/v1), or one of its files",
-    detect=_detect,
-    read=_read,
-    holds="episodes",
-    noun="a closed-run directory (starvla-rsi.eval/v1, the one holding manifest.json)",
-    export_label="starvla-rsi.eval/v1",
-    priority=10,
-)
+#: Its declaration (evalview.load.builtin: the registry asks it without importing this module).
+READER = builtin.CLOSED_RUN

@@ -14,12 +14,14 @@ import math
 from pathlib import Path
 from typing import Any
 
+from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES, MAX_NAME
 from evalview.load.errors import InputError
-from evalview.load.reader import Reader, Reading, ReadOptions
+from evalview.load.reader import Reading, ReadOptions
 from evalview.load.safe_json import parse_lenient, wide_ints
 from evalview.load.source import Source
 from evalview.model.harness_file import HarnessFile, SchemaProblem
+from evalview.model.harness_plain import BenchmarkResult, from_model, validate
 
 #: The registry's name of the format (`Reading.format`).
 FORMAT = "benchmark-harness"
@@ -28,7 +30,7 @@ FORMAT = "benchmark-harness"
 EXPORTED_FORMAT = "evalview.harness-result/v1"
 
 #: Keys whose presence together identifies a harness result (schema 1, 2 or 3), in any order.
-SIGNATURE = ("miniverl_version", "schema_version", "arms")
+SIGNATURE = builtin.HARNESS_SIGNATURE
 
 
 def looks_like_harness(doc: object) -> bool:
@@ -68,10 +70,6 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
     if not looks_like_harness(doc):
         return None
     assert isinstance(doc, dict)
-    from pydantic import ValidationError
-
-    from evalview.model.harness import BenchmarkResult
-
     text = raw.decode("utf-8")
     nonfinite = sorted(_nonfinite_paths(doc, ""))
     # Never handed to the model: nothing may compute with an integer past 64 bits, nor key
@@ -85,13 +83,31 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
                 "(top level)", f"{len(out_of_bounds) - _SHOWN:,} more values out of bounds "
                 f"(the first {_SHOWN} are listed)"))
         return HarnessFile(path, text, doc, None, shown, sorted(set(duplicates)), nonfinite)
-    try:
-        result: BenchmarkResult | None = BenchmarkResult.model_validate(doc)
-        problems: list[SchemaProblem] = []
-    except ValidationError as exc:
-        result = None
-        problems = [_problem(doc, text, e) for e in exc.errors(include_url=False)]
+    result, problems = _validated(doc, text)
     return HarnessFile(path, text, doc, result, problems, sorted(set(duplicates)), nonfinite)
+
+
+def _validated(
+    doc: dict[str, Any], text: str
+) -> tuple[BenchmarkResult | None, list[SchemaProblem]]:
+    """The result, or the schema problems (EV801) in pydantic's words.
+
+    The plain-Python check (`evalview.model.harness_plain`) takes a valid file without importing
+    pydantic (about 0.2 s); only a file it refuses is handed to the pydantic models, whose errors
+    are the findings' messages and locations.
+    """
+    result = validate(doc)
+    if result is not None:
+        return result, []
+    from pydantic import ValidationError
+
+    from evalview.model.harness import BenchmarkResult as Model
+
+    try:
+        model = Model.model_validate(doc)
+    except ValidationError as exc:
+        return None, [_problem(doc, text, e) for e in exc.errors(include_url=False)]
+    return from_model(model), []  # not expected: tests/harness/test_harness_plain.py
 
 
 #: How many values out of bounds are listed one by one (the rest are counted).
@@ -160,16 +176,8 @@ def _read(source: Source, options: ReadOptions) -> Reading:
 
 
 #: Joins the registry (`evalview.load.registry.READERS`): no episode read, the file as payload.
-READER = Reader(
-    name=FORMAT,
-    summary="miniVERL benchmark-harness result (BenchmarkResult, schema 1, 2 or 3): arms x seeds",
-    detect=_detect,
-    read=_read,
-    holds="arms",
-    noun="a miniVERL benchmark-harness result (BenchmarkResult JSON)",
-    export_label=EXPORTED_FORMAT,
-    priority=30,
-)
+#: Its declaration (evalview.load.builtin: the registry asks it without importing this module).
+READER = builtin.HARNESS_RESULT
 
 
 def read_harness(path: str | Path) -> HarnessFile | None:

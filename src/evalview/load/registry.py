@@ -1,7 +1,8 @@
 """Every input format evalview reads: path → `Reading` (→ `Run`), asked by declared priority.
 
-Adding a format is one new module in `evalview/load/` that defines `READER = Reader(...)` (the
-interface: `evalview.load.reader`) and its line in `BUILTIN` below; another package adds one
+Adding a format is one new module in `evalview/load/` (its `_detect` and `_read`; the interface:
+`evalview.load.reader`) and its declaration in `evalview.load.builtin`, whose cheap sniff keeps
+the module unimported for inputs that are not its format; another package adds one
 through the `evalview.readers` entry-point group (`plugin_readers`). Readers are asked in the order
 of their declared `priority` (lowest first), never of their position here: a broad detector (PSR
 checkpoint inputs take any JSON object whose values are all lists) declares a high number. Help,
@@ -13,21 +14,16 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from evalview.load import (
-    checkpoint_inputs,
-    closed_run,
-    harness_result,
-    inspect_ai,
-    lerobot,
-    lm_eval,
-    result_json,
-    task_results,
-)
+from evalview.load.builtin import BUILTIN
 from evalview.load.errors import InputError, NotARead
 from evalview.load.reader import Holds, OnRead, Reader, Reading, ReadOptions
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
+
+if TYPE_CHECKING:
+    from evalview.load.closed_run import Progress
 
 __all__ = [
     "CANDIDATE_SUFFIXES",
@@ -48,17 +44,6 @@ __all__ = [
 #: The entry-point group another package adds readers through (a `Reader` object each).
 ENTRY_POINT_GROUP = "evalview.readers"
 
-#: The formats evalview ships (any order: `READERS` sorts them by their declared priority).
-BUILTIN: tuple[Reader, ...] = (
-    closed_run.READER,
-    result_json.READER,
-    harness_result.READER,
-    lerobot.READER,
-    checkpoint_inputs.READER,
-    task_results.READER,
-    inspect_ai.READER,
-    lm_eval.READER,
-)
 
 def ordered(readers: tuple[Reader, ...]) -> tuple[Reader, ...]:
     """`readers` in detection order: by declared priority, never by position."""
@@ -205,7 +190,7 @@ def load_run(
     message_key: str = DEFAULT_MESSAGE_KEY,
     freeze: bool = False,
     lazy_table: bool = False,
-    progress: closed_run.Progress | None = None,
+    progress: Progress | None = None,
     on_read: OnRead | None = None,
 ) -> Run:
     """The one `Run` at `path` (a closed-run directory or a results JSON). Raises InputError
@@ -243,6 +228,8 @@ def _why_not_a_run(source: Source) -> str:
             f"not strict JSON ({problem.detail}{where}), so not a results JSON. "
             + formats_sentence()
         )
+    from evalview.load import harness_result
+
     if isinstance(value, dict) and value.get("format") == harness_result.EXPORTED_FORMAT:
         source_doc = value.get("source")
         name = source_doc.get("file") if isinstance(source_doc, dict) else None

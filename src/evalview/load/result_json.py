@@ -16,9 +16,10 @@ from typing import Any
 import orjson
 
 from evalview.findings import Finding, Severity
+from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES, MAX_EPISODES
 from evalview.load.errors import InputError
-from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.reader import NamedRun, Reading, ReadOptions
 from evalview.load.source import Source
 from evalview.model.run import Identity, Protocol, Run, build_table
 
@@ -121,16 +122,5 @@ def load_result_json(path: Path, size: int, value: Any) -> Run:
     return run
 
 
-READER = Reader(
-    name="result-json",
-    summary="a result.json written by `evalview export` (evalview.result/v1)",
-    detect=_detect,
-    read=_read,
-    holds="episodes",
-    noun="a result.json written by `evalview export`",
-    priority=20,
-    no_partial_credit=(
-        "an exported result, which publishes outcomes but not the verifier messages partial "
-        "credit is read from. Open the closed run it came from."
-    ),
-)
+#: Its declaration (evalview.load.builtin: the registry asks it without importing this module).
+READER = builtin.RESULT_JSON

@@ -41,9 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from evalview.findings import Finding
+from evalview.load import builtin
 from evalview.load.bounds import MAX_NAME, int64
 from evalview.load.errors import InputError
-from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.reader import NamedRun, Reading, ReadOptions
 from evalview.load.source import Source
 from evalview.model.run import COMPLETED, INVALID, Identity, Protocol, Run
 from evalview.rules import E, I, rule
@@ -421,18 +422,5 @@ def _read(source: Source, options: ReadOptions) -> Reading:
     return Reading(source.path, FORMAT, runs=tuple(_reads(source.path, raw)))
 
 
-READER = Reader(
-    name=FORMAT,
-    summary="RecoveryBench (miniVERL) task-level results, one named read per BUDGET_VIEW/ARM",
-    detect=_detect,
-    read=_read,
-    holds="episodes",
-    noun="a RecoveryBench task-results JSONL (miniVERL)",
-    export_label="miniverl-recoverybench/task-results.jsonl",  # model.result accepts it
-    priority=35,
-    suffixes=(".jsonl", ".json"),
-    no_partial_credit=(
-        "a RecoveryBench task-results JSONL: it records each task's binary outcomes, not the "
-        "verifier checkpoint messages partial credit is read from."
-    ),
-)
+#: Its declaration (evalview.load.builtin: the registry asks it without importing this module).
+READER = builtin.TASK_RESULTS

@@ -1,8 +1,8 @@
 """A benchmark-harness result as read (the file, its parse, its model or its schema problems).
 
-Beside the pydantic models rather than in the reader, so the audit, the score, the export and
-the app can name what they are handed without importing the loader; pydantic is imported only
-for type checking, as reading a closed run must not pay for it.
+Beside the models rather than in the reader, so the audit, the score, the export and the app can
+name what they are handed without importing the loader. The result is the plain-Python one
+(`evalview.model.harness_plain`): reading a valid harness file never imports pydantic.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from evalview.model.harness import BenchmarkResult
+    from evalview.model.harness_plain import BenchmarkResult
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,8 +25,8 @@ from evalview.findings import Finding, Severity
 from evalview.harness.audit import HOME_USER, IDENTITY_KEYS
 from evalview.harness.score import HarnessScore, score_harness
 from evalview.load.harness_result import EXPORTED_FORMAT
-from evalview.model.harness import BenchmarkResult
 from evalview.model.harness_file import HarnessFile
+from evalview.model.harness_plain import BenchmarkResult
 from evalview.report.destination import AuditRefused, check_destination, write_new_directory
 from evalview.report.leaks import Leak, scrub_and_find_leaks
 from evalview.report.sanitize import Scrubber, local_user_names

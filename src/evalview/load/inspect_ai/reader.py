@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from evalview.findings import Finding
+from evalview.load import builtin
 from evalview.load.errors import InputError
 from evalview.load.inspect_ai import container as C
 from evalview.load.inspect_ai import rules as R
-from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.reader import NamedRun, Reading, ReadOptions
 from evalview.load.safe_json import JsonProblem
 from evalview.load.source import Source
 from evalview.model.run import Identity, Protocol, Run
@@ -283,19 +284,5 @@ def _native(ctx: Any) -> dict[str, Any]:
     }
 
 
-READER = Reader(
-    name=FORMAT,
-    summary="Inspect AI eval logs (.eval zip or .json): one task, samples x epochs",
-    detect=_detect,
-    read=_read,
-    holds="episodes",
-    noun="an Inspect AI eval log (.eval or .json)",
-    export_label="inspect-ai/eval-log",
-    priority=32,
-    no_partial_credit=(
-        "an Inspect AI eval log: it records each sample's score, not the verifier checkpoint "
-        "messages partial credit is read from."
-    ),
-    pairs_need="the same task, task version, dataset and sample ids",
-    suffixes=(".eval", ".json"),
-)
+#: Its declaration (evalview.load.builtin: the registry asks it without importing this module).
+READER = builtin.INSPECT_AI

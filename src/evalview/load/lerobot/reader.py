@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any, cast
 
 from evalview.findings import Finding
+from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES, MAX_NAME
 from evalview.load.errors import InputError
 from evalview.load.lerobot import rules as R
 from evalview.load.lerobot.locate import Locator
 from evalview.load.lerobot.parse import LeRobotRead, layout_of, read_document
-from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.reader import NamedRun, Reading, ReadOptions
 from evalview.load.safe_json import JsonProblem, parse_lenient, parse_strict
 from evalview.load.source import Source
 from evalview.model.run import COMPLETED, INVALID, EpisodeTable, Identity, Protocol, Run
@@ -36,7 +37,7 @@ MAX_LEROBOT_EPISODES = 200_000
 #: Bytes per LeRobot file (the closed-run bound).
 MAX_LEROBOT_BYTES = MAX_BYTES
 
-_MARKERS = (b'"per_task"', b'"per_episode"')
+_MARKERS = builtin.LEROBOT_MARKERS
 
 
 def looks_like_lerobot(raw: bytes) -> bool:
@@ -320,17 +321,5 @@ def _read(source: Source, options: ReadOptions) -> Reading:
     return Reading(source.path, FORMAT, runs=tuple(NamedRun(k, r) for k, r in reads))
 
 
-READER = Reader(
-    name=FORMAT,
-    summary="LeRobot lerobot-eval results (eval_info.json: single-env, multi-task, named reads)",
-    detect=_detect,
-    read=_read,
-    holds="episodes",
-    noun="a LeRobot eval_info.json (lerobot-eval)",
-    export_label="lerobot-eval/eval_info.json",
-    priority=40,
-    no_partial_credit=(
-        "a LeRobot eval_info.json: it records each episode's success, not the verifier "
-        "checkpoint messages partial credit is read from."
-    ),
-)
+#: Its declaration (evalview.load.builtin: the registry asks it without importing this module).
+READER = builtin.LEROBOT

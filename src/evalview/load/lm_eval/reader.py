@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from evalview.findings import Finding
+from evalview.load import builtin
 from evalview.load.errors import InputError
 from evalview.load.lm_eval import rules as R
-from evalview.load.reader import NamedRun, Reader, Reading, ReadOptions
+from evalview.load.reader import NamedRun, Reading, ReadOptions
 from evalview.load.safe_json import parse_lenient
 from evalview.load.source import Source
 from evalview.model.run import Identity, Protocol, Run
@@ -325,34 +326,5 @@ def _native(res: Any, recomputed: dict[str, Any], has_samples: bool) -> dict[str
     }
 
 
-READER = Reader(
-    name=FORMAT,
-    summary="lm-evaluation-harness results_<ts>.json (with its samples_<task>_<ts>.jsonl)",
-    detect=_detect,
-    read=_read,
-    holds="episodes",
-    noun="an lm-evaluation-harness results JSON (samples files beside it are read with it)",
-    export_label="lm-eval/results",
-    priority=33,
-    no_partial_credit=(
-        "an lm-evaluation-harness results JSON: it records each document's metrics, not the "
-        "verifier checkpoint messages partial credit is read from."
-    ),
-    no_cases=(
-        "it is an lm-evaluation-harness results JSON read without samples files: it records each "
-        "task's aggregates, not per-document samples. Run lm-eval with --log_samples and keep its "
-        "samples_<task>_<ts>.jsonl beside the results JSON; lm-eval's own numbers are shown as "
-        "recorded."
-    ),
-    no_pairs=(
-        "it is an lm-evaluation-harness results JSON read without samples files, so it holds "
-        "each task's aggregates and no per-document outcome, and a comparison pairs the two "
-        "models document by document (McNemar, the paired interval, the paired bootstrap). Run "
-        "lm-eval with --log_samples for both models and keep each samples_<task>_<ts>.jsonl "
-        "beside its results JSON; `evalview table` sets aggregates side by side, unpaired."
-    ),
-    pairs_need=(
-        "the same documents (task, doc_id and doc_hash), n-shot, task version and filter"
-    ),
-    suffixes=(".json",),
-)
+#: Its declaration (evalview.load.builtin: the registry asks it without importing this module).
+READER = builtin.LM_EVAL
