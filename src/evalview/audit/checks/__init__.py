@@ -3,9 +3,9 @@ LeRobot rules are made by the reader, `evalview.load.lerobot`, the EV0xx Inspect
 `evalview.load.inspect_ai`, EV05x-EV06x by `evalview.load.lm_eval`: their rule modules are
 imported here, not their readers, which the registry imports only for their own inputs)."""
 
-import evalview.load.inspect_ai.rules  # noqa: F401  (registers EV0xx)
-import evalview.load.lerobot.rules  # noqa: F401  (registers EV7xx)
-import evalview.load.lm_eval.rules  # noqa: F401  (registers EV05x-EV06x)
+import evalview.load.inspect_ai.rules  # registers EV0xx
+import evalview.load.lerobot.rules
+import evalview.load.lm_eval.rules  # registers EV05x-EV06x
 from evalview.audit.checks import (  # noqa: F401
     closure,
     episodes,
