@@ -6,8 +6,12 @@ import re
 
 import pytest
 
+# The readers register their rules when they are imported, and the registry imports a reader
+# only for its own inputs: import every rule-defining module so RULES is whole here.
 import evalview.audit.checks
-import evalview.harness.rules  # noqa: F401  (registers the EV8xx benchmark-harness rules)
+import evalview.harness.rules
+import evalview.load.lm_eval.rules
+import evalview.load.task_results  # noqa: F401
 from evalview.audit import RULES
 from helpers.paths import REPO
 
