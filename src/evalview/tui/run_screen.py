@@ -141,6 +141,18 @@ class RunScreen(Screen[None]):
         if event.pane.id:
             self.call_after_refresh(self._focus_in, event.pane.id)
 
+    def audit_updated(self) -> None:
+        """The audit landed (the screen was painted before it): the verdict, the Overview's
+        cards and the Findings tab. A pane mounted later reads the session as it is then."""
+        from evalview.tui.findings_view import FindingsPane
+
+        for header in self.query(RunHeader):
+            header.audit_updated()
+        for pane in self.query(OverviewPane):
+            pane.audit_updated()
+        for findings in self.query(FindingsPane):
+            findings.audit_updated()
+
     def scores_updated(self) -> None:
         """The full scorecard arrived (the bootstrap finished): redraw what shows it."""
         for pane in self.query(OverviewPane):
