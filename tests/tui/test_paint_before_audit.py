@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from pathlib import Path
+
 import pytest
 from textual.widgets import Input, Static
 from tui_helpers import FAULTY, SIZE, audited, run, screen_lines, showing, wait_for
