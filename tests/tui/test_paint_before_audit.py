@@ -148,3 +148,22 @@ def test_publishable_is_said_only_once_the_audit_is_in(
             assert "auditing" not in shown
 
     run(main())
+
+
+def test_an_audit_that_raises_ends_the_app_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in the audit, now after the paint, still ends as a failed open did: exit 2 and a
+    message (cli/open.py prints `app.failure`), never a traceback or a verdict left pending."""
+
+    def broken(session: Session) -> Audited:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(evalview.session, "finish_audit", broken)
+
+    async def main() -> None:
+        app = EvalViewApp(FAULTY)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: not app.is_running)
+        assert app.return_value == 2  # the exit code `evalview` returns (cli/open.py)
+        assert app.failure is not None and "RuntimeError: boom" in app.failure[0]
+
+    run(main())

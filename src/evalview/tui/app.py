@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -47,6 +48,10 @@ REFUSED_HINT = "Fix the row it names and open it again (`evalview psr PATH` says
 #: Keys that act at once while a read loads, when no key is waiting before them: quitting
 #: must not wait for a 50 MB read, and Escape goes back to the Runs screen (it stops the read).
 LOADING_PASSTHROUGH = frozenset({"q", "ctrl+q", "ctrl+c", "escape"})
+
+#: At most this many seconds the audit worker waits for the verdict to be painted before it goes
+#: on to the partial credit and the bootstrap (it is normally a frame).
+VERDICT_PAINT_WAIT = 2.0
 
 #: Seconds between looks at a watched read's files, and how long they must be still.
 WATCH_INTERVAL = 0.5
@@ -119,6 +124,17 @@ class EvalViewApp(App[int]):
             super().__init__()
             self.session = session
             self.audited = audited
+            #: Set once the verdict is painted (or will not be): the worker waits for it
+            #: before the partial credit and the bootstrap, which would take the GIL from it.
+            self.shown = threading.Event()
+
+    class AuditFailed(Message):
+        """The audit raised (a bug in the core): the app ends with the message, exit 2."""
+
+        def __init__(self, session: Session, message: str) -> None:
+            super().__init__()
+            self.session = session
+            self.message = message
 
     class Scored(Message):
         """The full scorecard (with the seed bootstrap) is ready."""
@@ -434,12 +450,18 @@ class EvalViewApp(App[int]):
             gc.disable()
             try:
                 audited = finish_audit(session)
+            except Exception as exc:  # a bug: end as a failed open did before the paint
+                self.post_message(self.AuditFailed(session, f"evalview failed while auditing "
+                                                   f"the run ({type(exc).__name__}: {exc})."))
+                return
             finally:
                 if paused:
                     gc.enable()
             if get_current_worker().is_cancelled:
                 return
-            self.post_message(self.AuditDone(session, audited))
+            done = self.AuditDone(session, audited)
+            self.post_message(done)
+            done.shown.wait(VERDICT_PAINT_WAIT)
             # The bootstrap is added to the audited card; the UI thread puts that card into
             # the session when it takes the message, maybe after this line: use it from here.
             session = replace(
@@ -502,16 +524,30 @@ class EvalViewApp(App[int]):
         if s.findings_pending or s.bootstrap_pending or s.psr_pending:
             self.call_after_refresh(self._bootstrap, s)  # after the run screen's first paint
 
+    def on_eval_view_app_audit_failed(self, message: AuditFailed) -> None:
+        """As a failure to open did when the audit ran before the run screen: a message and
+        exit 2 (`cli/open.py` prints it); from the Runs screen, a notice instead."""
+        if self.session is not message.session:
+            return
+        if self._runs_screen() is not None:
+            self.notify(message.message, title="Audit failed", severity="error", markup=False)
+            return
+        self.failure = (message.message, unreadable_hint())
+        self.exit(2)
+
     def on_eval_view_app_audit_done(self, message: AuditDone) -> None:
         """The audit landed: the verdict, the findings and the card scored with them."""
         session = self.session
         if session is None or session is not message.session:
+            message.shown.set()
             return  # a read left (Escape) or replaced (--watch) since
         from evalview.session import apply_audit
 
         apply_audit(session, message.audited)
         if not self.screen_stack:  # the app is closing
+            message.shown.set()
             return
+        self.call_after_refresh(message.shown.set)
         self.refresh_bindings()  # `a` may now be offered (the card may refuse for errors)
         from evalview.tui.header import RunHeader
         from evalview.tui.run_screen import RunScreen

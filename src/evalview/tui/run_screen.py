@@ -57,7 +57,10 @@ class RunScreen(Screen[None]):
         ready = asyncio.Event()
         ready.set()
         self._ready[self.initial] = ready
-        self.call_after_refresh(self._mount_rest)
+        # Painted before the audit: the other tabs are mounted once it is in (`audit_updated`;
+        # one by one on demand before), so the UI thread does not take the GIL from the audit.
+        if not self.session.findings_pending:
+            self.call_after_refresh(self._mount_rest)
 
     async def _mount_rest(self) -> None:
         for tab in TABS:
@@ -152,6 +155,7 @@ class RunScreen(Screen[None]):
             pane.audit_updated()
         for findings in self.query(FindingsPane):
             findings.audit_updated()
+        self.call_after_refresh(self._mount_rest)
 
     def scores_updated(self) -> None:
         """The full scorecard arrived (the bootstrap finished): redraw what shows it."""
