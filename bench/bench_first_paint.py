@@ -7,8 +7,12 @@ capture-pane shows the screen) rather than wall time, so the other jobs on a sha
 matter less; the floor is a fresh `python` that imports `textual.app` and reads and parses the
 run's files with orjson (bench_check.py's parse floor), measured alternately with the app.
 `evalview check RUN --json` is measured in the same rounds: it reads and audits the run with the
-same reader and audit the app runs before its run screen, so "run screen minus check" is the
-app's own share (Textual's frames, the loading worker, the episode table, scoring and imports).
+same reader and audit the app runs, so "run screen minus check" is the app's own share
+(Textual's frames, the loading worker, the episode table, scoring and imports). Since issue 25
+the app paints the run screen before its audit (the verdict reads "… auditing"): "verdict in"
+is the CPU when the audit's verdict has replaced it. `--type-ahead` adds a round per repeat
+that types `3/seed1042` while the loading screen shows and waits until the Episodes search has
+filtered the table (issue 25: every key lands); it reports whether the keys landed.
 
     python bench/gen_big_run.py                     # once: bench/out/big-run
     python bench/bench_first_paint.py [RUN] [--repeat 5]
@@ -34,6 +38,13 @@ from userenv import as_a_user
 
 TICK = os.sysconf("SC_CLK_TCK")
 LOADING, RUN_SCREEN = "Opening", "successes / selected"
+#: The verdict line before the audit is in (evalview.session.AUDIT_PENDING).
+AUDITING = "… auditing"
+VERDICT = "verdict in"
+#: What `3/seed1042` typed during loading ends on: the search, 50 rows of the 10,000.
+TYPED_KEYS = ("3", "/", *"seed1042")
+TYPED_DONE = ("50 episodes of 10,000", "“seed1042”")
+TYPED = "type-ahead landed"
 
 
 def cpu_of(pid: int) -> float:
@@ -43,8 +54,11 @@ def cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime (fields 14, 15)
 
 
-def app_cpu(run: Path) -> dict[str, float]:
-    """CPU seconds of the app when the loading screen, then the run screen, first show."""
+def app_cpu(run: Path, *, type_ahead: bool = False) -> dict[str, float]:
+    """CPU seconds of the app when the loading screen, then the run screen, then the audit's
+    verdict first show. With `type_ahead`, `3/seed1042` is typed the moment the loading screen
+    shows, and TYPED is the CPU once the filtered Episodes tab is on screen (absent: the keys
+    did not land within the time limit)."""
     tmux = shutil.which("tmux")
     if tmux is None:
         raise SystemExit("tmux is needed (apt-get install tmux)")
@@ -63,15 +77,29 @@ def app_cpu(run: Path) -> dict[str, float]:
             ).stdout
         )
         end = time.monotonic() + 120
-        while time.monotonic() < end and RUN_SCREEN not in out:
+        typed_at = 0.0
+
+        def finished() -> bool:
+            if type_ahead:
+                return TYPED in out or (typed_at > 0 and time.monotonic() > typed_at + 60)
+            return VERDICT in out
+
+        while time.monotonic() < end and not finished():
             screen = subprocess.run(
                 [*base, "capture-pane", "-p"], capture_output=True, text=True, check=False
             ).stdout
             now = cpu_of(pid)
             if LOADING not in out and (LOADING in screen or RUN_SCREEN in screen):
                 out[LOADING] = now
-            if RUN_SCREEN in screen:
+                if type_ahead:
+                    subprocess.run([*base, "send-keys", *TYPED_KEYS], check=True)
+                    typed_at = time.monotonic()
+            if RUN_SCREEN not in out and RUN_SCREEN in screen:
                 out[RUN_SCREEN] = now
+            if VERDICT not in out and RUN_SCREEN in screen and AUDITING not in screen:
+                out[VERDICT] = now
+            if type_ahead and all(t in screen for t in TYPED_DONE):
+                out[TYPED] = now
             time.sleep(0.01)
         subprocess.run([*base, "send-keys", "q"], check=False)
     finally:
@@ -128,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run", nargs="?", type=Path, default=DEFAULT_RUN)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
+        "--type-ahead", action="store_true",
+        help="also type `3/seed1042` while loading, once per repeat, and check it lands",
+    )
+    parser.add_argument(
         "--phases", action="store_true",
         help="instead: where the CPU goes, step by step (bench/first_paint_phases.py)",
     )
@@ -146,12 +178,19 @@ def main(argv: list[str] | None = None) -> int:
     checks: list[float] = []
     loading: list[float] = []
     shown: list[float] = []
+    verdicts: list[float] = []
+    typed: list[float | None] = []
+    ratios: list[float] = []
     for _ in range(args.repeat):
         floors.append(measure(floor_cmd).cpu_s)
         checks.append(measure(check_cmd).cpu_s)
         seen = app_cpu(args.run)
         loading.append(seen[LOADING])
         shown.append(seen[RUN_SCREEN])
+        verdicts.append(seen.get(VERDICT, float("nan")))
+        ratios.append(seen[RUN_SCREEN] / floors[-1])
+        if args.type_ahead:
+            typed.append(app_cpu(args.run, type_ahead=True).get(TYPED))
     floor, check, first, full = (statistics.median(x) for x in (floors, checks, loading, shown))
     print(f"floor (import textual.app + parse the run): median {floor:.2f} CPU-s "
           f"(min {min(floors):.2f}, max {max(floors):.2f})")
@@ -163,7 +202,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"run screen on the terminal: median {full:.2f} CPU-s "
           f"(min {min(shown):.2f}, max {max(shown):.2f}) = {full / floor:.2f}x the floor "
           f"(budget 2x) -> {'OK' if full <= 2 * floor else 'OVER'}")
+    print(f"run screen / floor, per round (interleaved): "
+          f"{', '.join(f'{r:.2f}' for r in ratios)}; median {statistics.median(ratios):.2f}x")
+    print(f"audit verdict on the terminal: median {statistics.median(verdicts):.2f} CPU-s "
+          f"= {statistics.median(verdicts) / floor:.2f}x the floor")
     print(f"run screen minus check (the app's own share): {full - check:.2f} CPU-s")
+    if args.type_ahead:
+        landed = [t for t in typed if t is not None]
+        print(f"type-ahead `3/seed1042` during loading: landed in {len(landed)} of {len(typed)}"
+              + (f"; filtered table on screen at median {statistics.median(landed):.2f} CPU-s"
+                 if landed else ""))
     return 0
 
 

@@ -5,9 +5,11 @@
 
 Two measures of "first screen":
 - headless (Textual pilot, in process): from constructing the app to the loading screen, to the
-  run screen (read + audit + score without the bootstrap, in the worker), to the bootstrap
-  interval filled in (a second step of the same worker); then, once idle, to the episodes
-  table filled;
+  run screen painted (read + score without the bootstrap, in the worker; since issue 25 the
+  audit runs after the paint), to the audit's verdict in, to the bootstrap interval filled in
+  (later steps of a second worker); then, once idle, to the episodes table filled;
+- type-ahead (headless): `3/seed1042` posted as one burst while the loading screen shows, and
+  the time until the Episodes search holds it and has filtered the table (or "lost");
 - a real terminal (tmux): from starting the installed `evalview` command to the loading screen and
   to the header on screen, read with capture-pane. This one includes Python and Textual start-up.
 Scrolling is the time for a PageDown pressed through the pilot (which adds its own pause per
@@ -58,9 +60,13 @@ async def _headless(path: Path) -> dict[str, float]:
         while not isinstance(app.screen, RunScreen):
             await asyncio.sleep(0.005)
         await pilot.pause()
-        out["run screen (read, audit, score)"] = time.perf_counter() - t0
+        out["run screen painted"] = time.perf_counter() - t0
         session = app.session
         assert session is not None
+        while getattr(session, "findings_pending", False):
+            await asyncio.sleep(0.005)
+        await pilot.pause()
+        out["audit verdict in"] = time.perf_counter() - t0
         while session.bootstrap_pending:
             await asyncio.sleep(0.005)
         await pilot.pause()
@@ -103,6 +109,40 @@ async def _headless(path: Path) -> dict[str, float]:
     return out
 
 
+async def _type_ahead(path: Path) -> float | None:
+    """Seconds from a `3/seed1042` burst posted during loading to the filtered Episodes tab;
+    None when the keys did not land there within 60 s (the code before issue 25 lost them)."""
+    from textual import events
+    from textual.widgets import Input
+
+    from evalview.tui.app import EvalViewApp
+    from evalview.tui.episodes import EpisodesPane
+    from evalview.tui.loading import LoadingScreen
+    from evalview.tui.run_screen import RunScreen
+
+    app = EvalViewApp(path)
+    async with app.run_test(size=(160, 48)):
+        while not isinstance(app.screen, LoadingScreen):
+            await asyncio.sleep(0.001)
+        t0 = time.perf_counter()
+        for ch in "3/seed1042":
+            app.post_message(events.Key("slash" if ch == "/" else ch, ch))
+
+        def landed() -> bool:
+            screen = app.screen
+            if not isinstance(screen, RunScreen) or not screen.query("#f-text"):
+                return False
+            pane = screen.query_one(EpisodesPane)
+            field = screen.query_one("#f-text", Input)
+            return field.value == "seed1042" and pane.filter.text == "seed1042"
+
+        while not landed():
+            if time.perf_counter() - t0 > 60:
+                return None
+            await asyncio.sleep(0.005)
+        return time.perf_counter() - t0
+
+
 def _tmux(path: Path) -> dict[str, float] | None:
     """Wall time of the installed command in a real terminal, read by capture-pane."""
     tmux = shutil.which("tmux")
@@ -125,8 +165,10 @@ def _tmux(path: Path) -> dict[str, float] | None:
             if not seen_loading and ("Opening" in screen or "successes / selected" in screen):
                 out["loading screen"] = time.perf_counter() - t0
                 seen_loading = True
-            if "successes / selected" in screen:
-                out["run screen (read, audit, score)"] = time.perf_counter() - t0
+            if "successes / selected" in screen and "run screen painted" not in out:
+                out["run screen painted"] = time.perf_counter() - t0
+            if "successes / selected" in screen and "… auditing" not in screen:
+                out["audit verdict in"] = time.perf_counter() - t0
                 break
             time.sleep(0.02)
         subprocess.run([*base, "send-keys", "q"], check=False)
@@ -147,6 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeats):
         for key, value in asyncio.run(_headless(path)).items():
             results.setdefault(f"headless: {key}", []).append(value)
+        typed = asyncio.run(_type_ahead(path))
+        lost = typed is None
+        results.setdefault("headless: type-ahead during loading, lost", []).append(float(lost))
+        if typed is not None:
+            results.setdefault("headless: type-ahead during loading, to the filtered table",
+                               []).append(typed)
         tm = _tmux(path)
         for key, value in (tm or {}).items():
             results.setdefault(f"tmux: {key}", []).append(value)
@@ -155,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     for key, values in results.items():
         if key.endswith("rows"):
             print(f"| {key} | {int(values[0]):,} | |")
+            continue
+        if key.endswith("lost"):
+            print(f"| {key} | {int(sum(values))} of {len(values)} runs | |")
             continue
         print(f"| {key} | {min(values):.3f} s | {statistics.median(values):.3f} s |")
     return 0

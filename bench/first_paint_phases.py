@@ -5,10 +5,11 @@ real terminal (tmux), where Textual draws to a real screen.
     python bench/first_paint_phases.py RUN OUT.json
 
 Steps (process CPU seconds, `time.process_time`, both threads): the app imported; the loading
-screen composed and its first frame refreshed; the worker's read, audit and score (from the
-stage callbacks); the Loaded message on the UI thread; the run screen's first frame written
-by its compositor; then (after the first paint) the other tabs mounted.
-The seed bootstrap is not started (it runs after the run screen, off the path measured here).
+screen composed and its first frame refreshed; the worker's read and score (from the stage
+callbacks; since issue 25 the audit is not on this path); the Loaded message on the UI thread;
+the run screen's first frame written by its compositor; then, after the first paint and in
+parallel, the other tabs mounted and the audit's verdict in. The process quits once both are
+done (the partial credit and the seed bootstrap that follow are not measured).
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ def main() -> None:
 
     stages = {
         0: "worker: reading started",
-        1: "worker: read (auditing starts)",
-        2: "worker: audited (scoring starts)",
+        1: "worker: read (auditing starts; code before issue 25)",
+        2: "worker: scoring starts",
     }
     original_post = app_cls.post_message
 
@@ -57,21 +58,36 @@ def main() -> None:
     app_cls.post_message = post_message
     original_loaded = app_cls.on_eval_view_app_loaded
 
-    def on_loaded(self: Any, message: Any) -> None:
+    done: set[str] = set()
+
+    def finished(self: Any, what: str) -> None:
+        mark(what)
+        done.add(what)
+        if len(done) == 2:
+            self.exit()
+
+    async def on_loaded(self: Any, message: Any) -> None:
         mark("UI thread: Loaded message taken")
         run_screen = sys.modules["evalview.tui.run_screen"]  # imported by the worker by now
         original_rest = run_screen.RunScreen._mount_rest
 
         async def mount_rest(screen: Any) -> None:
             await original_rest(screen)
-            mark("after it: the other five tabs mounted")
-            self.exit()
+            finished(self, "after it: the other five tabs mounted")
 
         run_screen.RunScreen._mount_rest = mount_rest
-        original_loaded(self, message)
+        await original_loaded(self, message)
+        if not getattr(message.session, "findings_pending", False):
+            finished(self, "after it: audit verdict in (audited before the paint)")
 
     app_cls.on_eval_view_app_loaded = on_loaded
-    app_cls._bootstrap = lambda self, session: None
+    original_audit_done = app_cls.on_eval_view_app_audit_done
+
+    def on_audit_done(self: Any, message: Any) -> None:
+        original_audit_done(self, message)
+        finished(self, "after it: audit verdict in (audit worker)")
+
+    app_cls.on_eval_view_app_audit_done = on_audit_done
 
     from textual.screen import Screen
 

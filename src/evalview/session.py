@@ -8,6 +8,11 @@ holds (episode reads, a harness's arms, PSR checkpoint inputs) is the reader's d
 switch here. The scorer takes the audit's findings and never audits on its own; adding the seed
 bootstrap later (`finish_bootstrap`) recomputes nothing else.
 
+The app may paint before the audit: `open_input(..., defer_audit=True)` gives a read scored
+without its findings (`findings_pending`; its verdict says "auditing…"), and `finish_audit`
+then audits it and scores it again with the findings, so every number and refusal it ends with
+is the one the commands print.
+
 Headless: never imports Textual.
 """
 
@@ -36,6 +41,9 @@ if TYPE_CHECKING:
 
 #: The stages of opening a run, in order, for the progress bar (defined in evalview.fmt).
 STAGES = _STAGES
+
+#: The verdict of a read shown before its audit has run: (style name, text).
+AUDIT_PENDING = ("pending", "… auditing")
 
 #: (stage index, stage name, fraction of that stage done in [0, 1]).
 Progress = Callable[[int, str, float], None]
@@ -83,9 +91,15 @@ class OpenedRead:
         assert self.address is not None
         return self.address
 
+    #: True while the audit has not run yet (the app paints first): no verdict to show.
+    findings_pending: bool = False
+
     @property
     def verdict(self) -> tuple[str, str]:
-        """(style name, text) for the always-visible audit verdict, the same for every format."""
+        """(style name, text) for the always-visible audit verdict, the same for every format;
+        ("pending", "auditing…") until the audit has run."""
+        if self.findings_pending:
+            return AUDIT_PENDING
         return audit_verdict(self.counts)
 
 
@@ -113,16 +127,19 @@ class Session(OpenedRead):
     #: where it was opened from (path, read name, side files): export, watch and compare
     #: re-enter through it; defaults to the lone read at `path`
     address: Address | None = None
+    #: True until `finish_audit` has run: `findings` is empty and `scorecard` was scored
+    #: without them (its numbers are final; its refusals may still gain "audit-errors").
+    findings_pending: bool = False
 
     def __post_init__(self) -> None:
         self._complete()
 
     @property
     def reading_failed(self) -> bool:
-        """True when the reader itself reported errors (EV1xx): the run is not fully read."""
-        return any(
-            f.severity is Severity.ERROR and f.code.startswith("EV1") for f in self.findings
-        )
+        """True when the reader itself reported errors (EV1xx): the run is not fully read.
+        Known before the audit: those findings are the reader's (`run.reading_findings`)."""
+        found = self.run.reading_findings if self.findings_pending else self.findings
+        return any(f.severity is Severity.ERROR and f.code.startswith("EV1") for f in found)
 
 
 
@@ -265,9 +282,45 @@ def _with_progress(options: ReadOptions, progress: Progress | None) -> ReadOptio
     return replace(options, progress=reading)
 
 
-def _audited(address: Address, run: Run, progress: Progress | None) -> Session:
+def _audited(
+    address: Address, run: Run, progress: Progress | None, *, defer: bool = False
+) -> Session:
+    """The read's session, audited (or, with `defer`, marked for `finish_audit`)."""
+    if defer:
+        return Session(
+            path=address.path, run=run, findings=[], address=address, findings_pending=True
+        )
     _step(progress, 1)
     return Session(path=address.path, run=run, findings=audit_read(run), address=address)
+
+
+@dataclass(frozen=True)
+class Audited:
+    """What `finish_audit` found: the findings, their counts and the card scored with them
+    (as `_for_the_app` scores it: without the bootstrap when that is still to come)."""
+
+    findings: list[Finding]
+    counts: dict[str, int]
+    scorecard: Scorecard | None
+    score_refusal: str | None
+
+
+def finish_audit(session: Session) -> Audited:
+    """Audit a read opened with `defer_audit` and score it again with the findings (in a worker
+    thread): the refusals and labels depend on the audit's errors, the numbers do not, so the
+    card shown before is replaced by this one, the one `evalview score` would give."""
+    findings = audit_read(session.run)
+    card, refusal = score(
+        session.run, findings, bootstrap=0 if session.bootstrap_pending else None
+    )
+    return Audited(findings, count_by_severity(findings), card, refusal)
+
+
+def apply_audit(session: Session, audited: Audited) -> None:
+    """Put the audit's results into the session (on the thread that owns it)."""
+    session.findings, session.counts = audited.findings, audited.counts
+    session.scorecard, session.score_refusal = audited.scorecard, audited.score_refusal
+    session.findings_pending = False
 
 
 def audit_read(run: Run) -> list[Finding]:
@@ -373,6 +426,7 @@ def open_input(
     progress: Progress | None = None,
     *,
     defer_bootstrap: bool = False,
+    defer_audit: bool = False,
     psr_files: PsrFiles | None = None,
     read: str | None = None,
 ) -> Session | HarnessSession | CheckpointReport | NamedReads:
@@ -380,6 +434,7 @@ def open_input(
     app), a harness result's `HarnessSession`, the scored report of PSR checkpoint inputs, or the
     `NamedReads` of a file of several reads when no `read` says which. Raises InputError
     (unreadable, exit 2) or PsrError (refused, exit 1), with the same messages as the commands.
+    With `defer_audit` a run's session comes back not yet audited (`finish_audit` audits it).
     """
     address = Address.of(path, read)
     if psr_files is not None:
@@ -405,7 +460,10 @@ def open_input(
         return score_inputs(parse_checkpoint_inputs(address.path, reading.payload), options)
     if holds == "episodes" and address.read is None and len(reading.runs) > 1:
         return NamedReads(address, reading, _summaries(reading))
-    return open_named(reading, address, progress, defer_bootstrap=defer_bootstrap, psr=options)
+    return open_named(
+        reading, address, progress, defer_bootstrap=defer_bootstrap, defer_audit=defer_audit,
+        psr=options,
+    )
 
 
 def open_named(
@@ -414,10 +472,21 @@ def open_named(
     progress: Progress | None = None,
     *,
     defer_bootstrap: bool = False,
+    defer_audit: bool = False,
     psr: PsrOptions | None = None,
 ) -> Session | HarnessSession:
-    """The app's read of `address` from a reading already read: audited and scored."""
-    opened = reads_of(reading, address, progress)[0]
+    """The app's read of `address` from a reading already read: audited (unless `defer_audit`:
+    an episode read is then scored first and audited by `finish_audit`) and scored."""
+    from evalview.load.registry import holds_of
+
+    if defer_audit and holds_of(reading.format) == "episodes" and (
+        address.read is not None or len(reading.runs) <= 1
+    ):
+        opened: Session | HarnessSession = _audited(
+            address, select_run(reading, address.read), progress, defer=True
+        )
+    else:
+        opened = reads_of(reading, address, progress)[0]
     if isinstance(opened, HarnessSession):
         return opened
     if psr is None and address.has_side_files:

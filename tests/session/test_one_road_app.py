@@ -75,7 +75,9 @@ def test_watching_a_named_read_rereads_that_read(
     async def main() -> None:
         app = EvalViewApp(path, read="eval_results_400", watch=True)
         async with app.run_test(size=(140, 45)) as pilot:
-            await _wait(pilot, lambda: isinstance(app.screen, RunScreen))
+            # the run screen paints before the audit: compare findings once it is in
+            await _wait(pilot, lambda: isinstance(app.screen, RunScreen) and app.session is not None
+                        and not app.session.findings_pending)
             before = app.session
             assert before is not None and before.where.read == "eval_results_400"
             doc = json.loads(path.read_text())

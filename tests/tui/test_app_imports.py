@@ -88,6 +88,7 @@ def test_the_command_opens_the_app_before_importing_the_readers() -> None:
 #: something shown after it (a tab mounted after the first frame, a key, the deferred workers).
 NOT_BEFORE_THE_RUN_SCREEN = {
     "evalview.psr": "the partial-credit worker, after the run screen",
+    "evalview.audit": "the audit, after the run screen's first paint (issue 25)",
     "rich.syntax": "the record screen (Enter on an episode)",
     "pygments": "the record screen's JSON highlighting",
     "pydantic": "the export dialog",
@@ -98,11 +99,12 @@ NOT_BEFORE_THE_RUN_SCREEN = {
 
 def test_the_loading_worker_imports_only_what_the_run_screen_shows() -> None:
     """The worker's path in a fresh interpreter: open the sample run as the app does (scored
-    without the bootstrap, partial credit deferred), then import the run screen's module."""
+    without the bootstrap, the audit and partial credit deferred), then import the run screen's
+    module."""
     loaded = modules_after(
         "from pathlib import Path\n"
         "from evalview.session import Session, open_input\n"
-        f"opened = open_input(Path({str(EXAMPLE)!r}), defer_bootstrap=True)\n"
+        f"opened = open_input(Path({str(EXAMPLE)!r}), defer_bootstrap=True, defer_audit=True)\n"
         "assert isinstance(opened, Session) and opened.scorecard is not None\n"
         "import evalview.tui.run_screen"
     )

@@ -186,6 +186,21 @@ def test_a_search_typed_at_full_speed_filters_10000_episodes(
     assert terminal.exit_status() == "0"
 
 
+def test_a_search_typed_while_loading_filters_10000_episodes(
+    terminal: Terminal, big_run: Path
+) -> None:
+    """Issue 25: the same burst typed while the loading screen shows (before, every key was
+    lost and the app stayed on Overview). The keys wait for the run screen, then land."""
+    terminal.start(f"{_evalview()} {big_run}")
+    terminal.wait_for("Opening")
+    terminal.keys("3", "/", *"seed1042")
+    screen = terminal.wait_for("50 episodes of 10,000", "“seed1042”", "/seed1042 ")
+    rows = [line for line in screen.splitlines() if "/seed" in line]
+    assert rows and all("/seed1042 " in line for line in rows), screen
+    terminal.keys("Enter", "q")
+    assert terminal.exit_status() == "0"
+
+
 def test_a_sort_typed_at_full_speed_sorts_10000_episodes(
     terminal: Terminal, big_run: Path
 ) -> None:

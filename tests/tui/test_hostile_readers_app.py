@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tui_helpers import run, showing, wait_for
+from tui_helpers import audited, run, showing, wait_for
 
 from evalview.tui.app import EvalViewApp
 from evalview.tui.run_screen import RunScreen
@@ -59,7 +59,7 @@ def test_a_seed_past_64_bits_opens_as_a_finding_and_q_quits(tmp_path: Path) -> N
     async def main() -> None:
         app = EvalViewApp(path)
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: showing(app, RunScreen))
+            await wait_for(pilot, lambda: showing(app, RunScreen) and audited(app))
             screen = app.screen
             assert isinstance(screen, RunScreen)
             assert app.session is not None

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import run, showing, wait_for
+from tui_helpers import audited, run, showing, wait_for
 
 import evalview.tui.app as app_module
 import evalview.tui.runs_screen as runs_module
@@ -42,7 +42,7 @@ def test_fixing_a_record_makes_its_finding_disappear(tmp_path: Path) -> None:
     async def main() -> None:
         app = EvalViewApp(root, watch=True)
         async with app.run_test(size=(140, 36)) as pilot:
-            await wait_for(pilot, lambda: showing(pilot.app, RunScreen))
+            await wait_for(pilot, lambda: showing(pilot.app, RunScreen) and audited(app))
             assert app.session is not None and app.session.counts["error"] >= 1
             before = app.session
             _break_summary(root, -1)  # the reviewer fixes the file

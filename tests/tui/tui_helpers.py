@@ -44,6 +44,11 @@ def showing(app: App[Any], kind: type[Screen[Any]]) -> bool:
     return isinstance(screen, kind) and screen.is_mounted
 
 
+def audited(app: EvalViewApp) -> bool:
+    """True once the app's read has its audit (the run screen paints before it)."""
+    return app.session is not None and not app.session.findings_pending
+
+
 async def opened(pilot: Pilot[Any]) -> RunScreen:
     """Wait until the app shows its run screen and return it."""
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, RunScreen))

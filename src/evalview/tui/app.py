@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
     from evalview.model.address import Address
     from evalview.psr import CheckpointReport, RunPsrReport
-    from evalview.session import HarnessSession, NamedReads, PsrFiles, Session
+    from evalview.session import Audited, HarnessSession, NamedReads, PsrFiles, Session
     from evalview.stats import Scorecard
     from evalview.tui.run_screen import RunScreen
 
@@ -43,6 +44,14 @@ def unreadable_hint() -> str:
     return formats_sentence()
 
 REFUSED_HINT = "Fix the row it names and open it again (`evalview psr PATH` says the same)."
+
+#: Keys that act at once while a read loads, when no key is waiting before them: quitting
+#: must not wait for a 50 MB read, and Escape goes back to the Runs screen (it stops the read).
+LOADING_PASSTHROUGH = frozenset({"q", "ctrl+q", "ctrl+c", "escape"})
+
+#: At most this many seconds the audit worker waits for the verdict to be painted before it goes
+#: on to the partial credit and the bootstrap (it is normally a frame).
+VERDICT_PAINT_WAIT = 2.0
 
 #: Seconds between looks at a watched read's files, and how long they must be still.
 WATCH_INTERVAL = 0.5
@@ -106,6 +115,26 @@ class EvalViewApp(App[int]):
         def __init__(self, session: Session | HarnessSession) -> None:
             super().__init__()
             self.session = session
+
+    class AuditDone(Message):
+        """The audit of a read painted before it has run: its findings, and the card scored
+        with them (which may refuse what the first card did not)."""
+
+        def __init__(self, session: Session, audited: Audited) -> None:
+            super().__init__()
+            self.session = session
+            self.audited = audited
+            #: Set once the verdict is painted (or will not be): the worker waits for it
+            #: before the partial credit and the bootstrap, which would take the GIL from it.
+            self.shown = threading.Event()
+
+    class AuditFailed(Message):
+        """The audit raised (a bug in the core): the app ends with the message, exit 2."""
+
+        def __init__(self, session: Session, message: str) -> None:
+            super().__init__()
+            self.session = session
+            self.message = message
 
     class Scored(Message):
         """The full scorecard (with the seed bootstrap) is ready."""
@@ -176,6 +205,9 @@ class EvalViewApp(App[int]):
         self.watching = watch
         #: Keys typed while a screen gets ready wait here (tui/keygate.py).
         self.key_gate = KeyGate()
+        #: True while the gate is held for a loading screen: the keys typed while a read loads
+        #: belong to the screen that will show it, and are replayed there once it is mounted.
+        self._loading_hold = False
         #: Whether the loaded run was moved to the collector's permanent generation.
         self._frozen = False
         #: A file's named reads, read once, while the one picked from them loads.
@@ -196,8 +228,12 @@ class EvalViewApp(App[int]):
         )
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not event.is_forwarded and self.key_gate.take(event):
-            return
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self._loading_hold and event.key in LOADING_PASSTHROUGH and not self.key_gate.held:
+                await super().on_event(event)  # quit or go back now, not after the read
+                return
+            if self.key_gate.take(event):
+                return
         await super().on_event(event)
 
     def hold_keys(self) -> None:
@@ -207,6 +243,24 @@ class EvalViewApp(App[int]):
     def release_keys(self) -> None:
         self.key_gate.release()
         self.call_later(self._replay_keys)
+
+    def _hold_for_loading(self) -> None:
+        """Hold the keys typed from now until the read's own screen is mounted (at most once)."""
+        if not self._loading_hold:
+            self._loading_hold = True
+            self.hold_keys()
+
+    def _end_loading_hold(self) -> None:
+        """The screen that owns the keys is there (or the read was left): replay them."""
+        if self._loading_hold:
+            self._loading_hold = False
+            self.release_keys()
+
+    async def _show_loaded(self, screen: Screen[None]) -> None:
+        """Show the read's screen in place of the loading screen; the keys typed meanwhile are
+        replayed once it is mounted and painted (its bindings and first pane are there)."""
+        await self.switch_screen(screen)
+        self.call_after_refresh(self._end_loading_hold)
 
     async def _replay_keys(self) -> None:
         # Stops early if a replayed key holds the gate again; the rest wait for that release.
@@ -234,6 +288,7 @@ class EvalViewApp(App[int]):
 
             self.push_screen(RunsScreen(self.path, jobs=self.jobs))
             return
+        self._hold_for_loading()
         self.push_screen(LoadingScreen(self.path))
         # Read once the loading screen is on the terminal: a reader started now would hold the
         # GIL while Textual builds the first frame (docs/performance.md, "First paint").
@@ -255,6 +310,7 @@ class EvalViewApp(App[int]):
         self.path = path
         self.read = read
         self.sub_title = str(path) if read is None else f"{path} [{read}]"
+        self._hold_for_loading()
         self.push_screen(LoadingScreen(path))
         self._load()
         if self.watching:
@@ -275,6 +331,8 @@ class EvalViewApp(App[int]):
             card = self.session.scorecard if self.session is not None else None
             return (
                 not self.allow_errors
+                and self.session is not None
+                and not self.session.findings_pending  # its findings are part of the score
                 and card is not None
                 and any(r.code in ERROR_REFUSALS for r in card.refusals)
             )
@@ -289,6 +347,7 @@ class EvalViewApp(App[int]):
         self.workers.cancel_group(self, "bootstrap")
         self.workers.cancel_group(self, "watch")
         self.workers.cancel_group(self, "reload")
+        self._end_loading_hold()
         while self.screen is not runs:
             self.pop_screen()
         self.session, self.inputs, self.harness = None, None, None
@@ -329,7 +388,7 @@ class EvalViewApp(App[int]):
             # the one read of the input, whichever format; a file of several named reads comes
             # back unaudited with its reads listed, and the one picked opens from that reading
             opened = (
-                open_input(self.address, progress, defer_bootstrap=True)
+                open_input(self.address, progress, defer_bootstrap=True, defer_audit=True)
                 if self.chosen is None
                 else self._open_chosen(self.chosen, progress)
             )
@@ -373,15 +432,42 @@ class EvalViewApp(App[int]):
 
         self.chosen = None
         return open_named(
-            reads.reading, reads.address.with_read(self.read), progress, defer_bootstrap=True
+            reads.reading, reads.address.with_read(self.read), progress, defer_bootstrap=True,
+            defer_audit=True,
         )
 
     @work(thread=True, exclusive=True, group="bootstrap")
     def _bootstrap(self, session: Session) -> None:
-        """Partial credit, then the seed bootstrap, started once the run screen has painted
-        (both hold the GIL)."""
-        from evalview.session import finish_bootstrap, finish_partial_credit
+        """The audit (when the run screen was painted before it), partial credit, then the seed
+        bootstrap, started once the run screen has painted (they all hold the GIL)."""
+        from dataclasses import replace
 
+        from evalview.session import finish_audit, finish_bootstrap, finish_partial_credit
+
+        if session.findings_pending:
+            # The collector paused as while loading (the audit builds many small objects).
+            paused = gc.isenabled()
+            gc.disable()
+            try:
+                audited = finish_audit(session)
+            except Exception as exc:  # a bug: end as a failed open did before the paint
+                self.post_message(self.AuditFailed(session, f"evalview failed while auditing "
+                                                   f"the run ({type(exc).__name__}: {exc})."))
+                return
+            finally:
+                if paused:
+                    gc.enable()
+            if get_current_worker().is_cancelled:
+                return
+            done = self.AuditDone(session, audited)
+            self.post_message(done)
+            done.shown.wait(VERDICT_PAINT_WAIT)
+            # The bootstrap is added to the audited card; the UI thread puts that card into
+            # the session when it takes the message, maybe after this line: use it from here.
+            session = replace(
+                session, scorecard=audited.scorecard, score_refusal=audited.score_refusal,
+                findings=audited.findings, counts=audited.counts, findings_pending=False,
+            )
         if session.psr_pending:
             psr, why = finish_partial_credit(session)
             if get_current_worker().is_cancelled:
@@ -393,8 +479,9 @@ class EvalViewApp(App[int]):
         if not get_current_worker().is_cancelled:
             self.post_message(self.Scored(card, refusal))
 
-    def on_eval_view_app_choose_read(self, message: ChooseRead) -> None:
-        """Ask which read to open, over the loading screen; then load that one."""
+    async def on_eval_view_app_choose_read(self, message: ChooseRead) -> None:
+        """Ask which read to open, over the loading screen; then load that one. The keys typed
+        while the file was read go to the list (they pick the read), then wait again."""
         from evalview.tui.read_picker import ReadPickerScreen
 
         def chosen(name: str | None) -> None:
@@ -403,9 +490,12 @@ class EvalViewApp(App[int]):
             self.read = name
             self.chosen = message.reads
             self.sub_title = f"{self.path} [{name}]"
+            self._hold_for_loading()
             self._load()
 
-        self.push_screen(ReadPickerScreen(self.path, message.names, message.summaries), chosen)
+        picker = ReadPickerScreen(self.path, message.names, message.summaries)
+        await self.push_screen(picker, chosen)
+        self.call_after_refresh(self._end_loading_hold)
 
     def _loading(self) -> bool:
         """True while a LoadingScreen waits for the worker (not after Escape went back)."""
@@ -415,7 +505,7 @@ class EvalViewApp(App[int]):
         if isinstance(self.screen, LoadingScreen):
             self.screen.set_stage(message.index, message.stage, message.done)
 
-    def on_eval_view_app_loaded(self, message: Loaded) -> None:
+    async def on_eval_view_app_loaded(self, message: Loaded) -> None:
         if not self._loading():
             return
         from evalview.session import HarnessSession
@@ -424,14 +514,50 @@ class EvalViewApp(App[int]):
             from evalview.tui.harness_screen import HarnessScreen
 
             self.harness = message.session
-            self.switch_screen(HarnessScreen(message.session))
+            await self._show_loaded(HarnessScreen(message.session))
             return
         from evalview.tui.run_screen import RunScreen
 
         self.session = message.session
-        self.switch_screen(RunScreen(message.session))
-        if message.session.bootstrap_pending or message.session.psr_pending:
-            self.call_after_refresh(self._bootstrap, message.session)
+        await self._show_loaded(RunScreen(message.session))
+        s = message.session
+        if s.findings_pending or s.bootstrap_pending or s.psr_pending:
+            self.call_after_refresh(self._bootstrap, s)  # after the run screen's first paint
+
+    def on_eval_view_app_audit_failed(self, message: AuditFailed) -> None:
+        """As a failure to open did when the audit ran before the run screen: a message and
+        exit 2 (`cli/open.py` prints it); from the Runs screen, a notice instead."""
+        if self.session is not message.session:
+            return
+        if self._runs_screen() is not None:
+            self.notify(message.message, title="Audit failed", severity="error", markup=False)
+            return
+        self.failure = (message.message, unreadable_hint())
+        self.exit(2)
+
+    def on_eval_view_app_audit_done(self, message: AuditDone) -> None:
+        """The audit landed: the verdict, the findings and the card scored with them."""
+        session = self.session
+        if session is None or session is not message.session:
+            message.shown.set()
+            return  # a read left (Escape) or replaced (--watch) since
+        from evalview.session import apply_audit
+
+        apply_audit(session, message.audited)
+        if not self.screen_stack:  # the app is closing
+            message.shown.set()
+            return
+        self.call_after_refresh(message.shown.set)
+        self.refresh_bindings()  # `a` may now be offered (the card may refuse for errors)
+        from evalview.tui.header import RunHeader
+        from evalview.tui.run_screen import RunScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, RunScreen):
+                screen.audit_updated()
+            else:  # a record or file screen over it keeps the run's header too
+                for header in screen.query(RunHeader):
+                    header.audit_updated()
 
     def on_eval_view_app_psr_scored(self, message: PsrScored) -> None:
         session = self.session
@@ -459,15 +585,15 @@ class EvalViewApp(App[int]):
             if isinstance(screen, RunScreen):
                 screen.scores_updated()
 
-    def on_eval_view_app_inputs_loaded(self, message: InputsLoaded) -> None:
+    async def on_eval_view_app_inputs_loaded(self, message: InputsLoaded) -> None:
         from evalview.tui.partial_credit import CheckpointInputsScreen
 
         if not self._loading():
             return
         self.inputs = message.report
-        self.switch_screen(CheckpointInputsScreen(message.report))
+        await self._show_loaded(CheckpointInputsScreen(message.report))
 
-    def on_eval_view_app_failed(self, message: Failed) -> None:
+    async def on_eval_view_app_failed(self, message: Failed) -> None:
         """Not a run. Opened from the Runs screen: say why there (Escape goes back). Opened
         from the command line: leave the app at once and say why on stderr, as for a path that
         does not exist (`cli/open.py` prints `self.failure`), never a screen with nothing to do."""
@@ -477,7 +603,7 @@ class EvalViewApp(App[int]):
         if any(type(s).__name__ == "RunsScreen" for s in self.screen_stack):
             from evalview.tui.loading import UnreadableScreen
 
-            self.switch_screen(
+            await self._show_loaded(
                 UnreadableScreen(self.path, message.message, exit_code=message.exit_code, hint=hint)
             )
             return

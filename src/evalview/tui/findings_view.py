@@ -131,17 +131,19 @@ class FindingsPane(Vertical):
         #: The findings listed (all, or those matching the search), in table order.
         self.findings = list(self.all_findings)
 
-    def compose(self) -> ComposeResult:
+    def _title(self) -> str:
+        if self.session.findings_pending:
+            return "[dim]… auditing: the findings are listed here once the audit is in[/]"
         counts = self.session.counts
         tally = "  ".join(
             f"[{SEVERITY_STYLE[sev] if counts.get(sev, 0) else 'dim'}]"
             f"{SEVERITY_MARK[sev]} {counts.get(sev, 0)} {label}[/]"
             for sev, label in (("error", "errors"), ("warning", "warnings"), ("info", "info"))
         )
-        yield Static(
-            f"{tally}   [dim]Enter opens what it names · c copies it[/]",
-            classes="pane-title",
-        )
+        return f"{tally}   [dim]Enter opens what it names · c copies it[/]"
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._title(), classes="pane-title", id="findings-title")
         yield SearchField(
             placeholder="search code, rule, place, message…  (/)",
             id="findings-search",
@@ -153,10 +155,22 @@ class FindingsPane(Vertical):
 
     def on_mount(self) -> None:
         self._show(self.all_findings)
-        if not self.all_findings:
+        self._explain_empty()
+
+    def _explain_empty(self) -> None:
+        if self.session.findings_pending:
+            self.query_one("#rule-explanation", Static).update(Text("… auditing", style="dim"))
+        elif not self.all_findings:
             self.query_one("#rule-explanation", Static).update(
                 Text("✓ The audit found nothing to report.", style="green")
             )
+
+    def audit_updated(self) -> None:
+        """The audit landed: list its findings (through the search typed meanwhile, if any)."""
+        self.all_findings = self.session.findings
+        self.query_one("#findings-title", Static).update(self._title())
+        self._filter(self.query_one("#findings-search", Input).value)
+        self._explain_empty()
 
     def _show(self, findings: list[Finding]) -> None:
         self.findings = findings
@@ -179,7 +193,10 @@ class FindingsPane(Vertical):
     @on(Input.Changed, "#findings-search")
     def _search(self, event: Input.Changed) -> None:
         event.stop()
-        needle = event.value.strip().lower()
+        self._filter(event.value)
+
+    def _filter(self, value: str) -> None:
+        needle = value.strip().lower()
         if not needle:
             self._show(list(self.all_findings))
             return

@@ -86,3 +86,13 @@ class RunHeader(Vertical):
         with Horizontal(id="header-numbers"):
             yield Static(headline_text(self.session), id="headline")
             yield Static(counts_text(self.session), id="counts")
+
+    def audit_updated(self) -> None:
+        """The audit landed after the header was drawn: its verdict replaces "auditing…" (the
+        numbers below it do not depend on the audit)."""
+        kind, verdict = self.session.verdict
+        for static in self.query("#verdict").results(Static):
+            static.set_classes(f"verdict-{kind}")
+            static.update(verdict)
+        for static in self.query("#headline").results(Static):
+            static.update(headline_text(self.session))

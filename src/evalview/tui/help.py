@@ -138,6 +138,7 @@ A PSR checkpoint-inputs file opens the same viewer: split summaries, every row, 
 
 The header always shows the audit verdict and `successes / selected`, with attempted and
 completed beside it: the headline counts every selected case, errors and unattempted included.
+The verdict reads `… auditing` while the audit of a large run finishes after the first paint.
 
 Numbers come from the same core as `evalview score --json`; the app computes nothing of its own.
 """

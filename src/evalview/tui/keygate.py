@@ -26,6 +26,11 @@ class KeyGate:
         """True while keys must wait: someone holds the gate, or held keys are not replayed yet."""
         return self._holds > 0 or bool(self._held)
 
+    @property
+    def held(self) -> bool:
+        """True while some key waits to be replayed."""
+        return bool(self._held)
+
     def hold(self) -> None:
         self._holds += 1
 

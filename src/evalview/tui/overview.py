@@ -44,7 +44,16 @@ def denominators_card(card: Scorecard) -> RenderableType:
     return grid
 
 
-def aggregate_card(card: Scorecard, *, bootstrap_pending: bool = False) -> RenderableType:
+#: Said where the card's verdict (publishable or refused) will be while the audit runs.
+AUDIT_PENDING_LINE = "… auditing: whether this read may be reported is known once the audit is in"
+
+
+def aggregate_card(
+    card: Scorecard, *, bootstrap_pending: bool = False, audit_pending: bool = False
+) -> RenderableType:
+    """The aggregate, its uncertainty, labels and refusals. With `audit_pending` the card was
+    scored without the audit's findings: its refusals so far stand (they do not depend on the
+    audit), but "publishable" cannot be said yet, and the audit may add a refusal."""
     a = card.aggregate
     grid = _grid()
     grid.add_row("aggregate", Text(f"{a.name} (mean of {a.tasks} per-task rates)", style="bold"))
@@ -92,7 +101,9 @@ def aggregate_card(card: Scorecard, *, bootstrap_pending: bool = False) -> Rende
         # and its absolute path (a cache directory for the bundled sample) says nothing.
         message = refusal.message.removeprefix(f"{card.path}: ")
         parts.append(Text(f"✗ not reportable: {clean(app_words(message))}", style="red"))
-    if card.publishable:
+    if audit_pending:
+        parts.append(Text(AUDIT_PENDING_LINE, style="dim"))
+    elif card.publishable:
         parts.append(Text("✓ publishable read", style="green"))
     return Group(*parts)
 
@@ -136,6 +147,8 @@ def protocol_card(session: Session) -> RenderableType:
 
 
 def audit_card(session: Session) -> RenderableType:
+    if session.findings_pending:
+        return Text("… auditing", style="dim")
     grid = _grid()
     for sev in ("error", "warning", "info"):
         n = session.counts.get(sev, 0)
@@ -160,11 +173,7 @@ class OverviewPane(VerticalScroll):
                 if card is None:
                     yield _card("Scores", plain(self.session.score_refusal, style="yellow"))
                 else:
-                    yield _card(
-                        "Aggregate",
-                        aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending),
-                        id="card-aggregate",
-                    )
+                    yield _card("Aggregate", self._aggregate(card), id="card-aggregate")
                     yield _card("Denominators", denominators_card(card), id="card-denominators")
             with Vertical(classes="card-column"):
                 if card is not None:
@@ -172,6 +181,17 @@ class OverviewPane(VerticalScroll):
                 yield _card("Protocol", protocol_card(self.session), id="card-protocol")
                 yield _card("Audit", audit_card(self.session), id="card-audit")
 
+    def _aggregate(self, card: Scorecard) -> RenderableType:
+        s = self.session
+        return aggregate_card(
+            card, bootstrap_pending=s.bootstrap_pending, audit_pending=s.findings_pending
+        )
+
+    def audit_updated(self) -> None:
+        """The audit landed: its counts, and the card scored with its findings."""
+        for static in self.query("#card-audit").results(Static):
+            static.update(audit_card(self.session))
+        self.scores_updated()
 
     def scores_updated(self) -> None:
         card = self.session.scorecard
@@ -179,9 +199,7 @@ class OverviewPane(VerticalScroll):
         # session's card, which is already the full one, so there is nothing to update.
         if card is not None:
             for static in self.query("#card-aggregate").results(Static):
-                static.update(
-                    aggregate_card(card, bootstrap_pending=self.session.bootstrap_pending)
-                )
+                static.update(self._aggregate(card))
             for static in self.query("#card-denominators").results(Static):
                 static.update(denominators_card(card))
 

@@ -65,7 +65,10 @@ class RunScreen(Screen[None]):
         ready = asyncio.Event()
         ready.set()
         self._ready[self.initial] = ready
-        self.call_after_refresh(self._mount_rest)
+        # Painted before the audit: the other tabs are mounted once it is in (`audit_updated`;
+        # one by one on demand before), so the UI thread does not take the GIL from the audit.
+        if not self.session.findings_pending:
+            self.call_after_refresh(self._mount_rest)
 
     async def _mount_rest(self) -> None:
         for tab in self.tabs:
@@ -150,6 +153,19 @@ class RunScreen(Screen[None]):
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         if event.pane.id:
             self.call_after_refresh(self._focus_in, event.pane.id)
+
+    def audit_updated(self) -> None:
+        """The audit landed (the screen was painted before it): the verdict, the Overview's
+        cards and the Findings tab. A pane mounted later reads the session as it is then."""
+        from evalview.tui.findings_view import FindingsPane
+
+        for header in self.query(RunHeader):
+            header.audit_updated()
+        for pane in self.query(OverviewPane):
+            pane.audit_updated()
+        for findings in self.query(FindingsPane):
+            findings.audit_updated()
+        self.call_after_refresh(self._mount_rest)
 
     def scores_updated(self) -> None:
         """The full scorecard arrived (the bootstrap finished): redraw what shows it."""
