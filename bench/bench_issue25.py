@@ -20,7 +20,6 @@ slows a command and its floor alike; medians over `--repeat` rounds of wall cloc
 from __future__ import annotations
 
 import argparse
-import compileall
 import datetime as dt
 import os
 import shutil
@@ -143,7 +142,6 @@ def cpu_split(ev_env: dict[str, str], jobs: int) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    as_a_user()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--src", type=Path, help="measure this src/ tree instead of the repo's")
@@ -152,13 +150,11 @@ def main(argv: list[str] | None = None) -> int:
                              "floor check 'harness floor' 'harness check'); rows need both sides")
     args = parser.parse_args(argv)
     inputs()
-    env = dict(os.environ)
     src = args.src or BENCH_DIR.parent / "src"
+    as_a_user(src)  # the tree measured, `--src` included
+    env = dict(os.environ)
     env["PYTHONPATH"] = str(src)
     os.environ["PYTHONPATH"] = str(src)
-    # Byte-code compiled once: with PYTHONDONTWRITEBYTECODE set, an edited module would
-    # otherwise be compiled again in every measured process (tens of milliseconds).
-    compileall.compile_dir(str(src), quiet=1)
     ev = [sys.executable, "-m", "evalview"]
     load = os.getloadavg()
     samples: dict[str, list[Sample]] = {}

@@ -16,7 +16,8 @@ from pathlib import Path
 import evalview
 
 
-def as_a_user() -> None:
-    """Compile evalview's bytecode (the tree it imports from) and let child processes use it."""
+def as_a_user(tree: Path | None = None) -> None:
+    """Compile evalview's bytecode (`tree`, else the package this process imports) and let
+    child processes use it."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    compileall.compile_dir(Path(evalview.__file__).parent, quiet=1)
+    compileall.compile_dir(tree or Path(evalview.__file__).parent, quiet=1)
