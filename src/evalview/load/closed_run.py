@@ -283,7 +283,7 @@ def _load_closed_run(
     schedule = _schedule(manifest)
     fields: dict[str, Any] = {}
     if lazy_table:
-        make: type[Run] = _LazyTableRun
+        make: type[Run] = LazyTableRun
         fields["make_table"] = lambda: _table(schedule, records, eids, message_key)
     else:
         make = Run
@@ -483,9 +483,6 @@ def _protocol(manifest: dict[str, Any] | None) -> Protocol:
         replan_interval=_int(_get(manifest, "protocol", "replan_interval")),
         fail_fast=fail_fast if isinstance(fail_fast, bool) else None,
     )
-
-
-_LazyTableRun = LazyTableRun
 
 
 _ABSENT = object()
