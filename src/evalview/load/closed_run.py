@@ -72,6 +72,9 @@ class _Reader:
         self.done = 0
         self.total = 0
         self._next_report = 0
+        #: episodes/ opened once (no symlink followed), so each result file is stat'ed and opened
+        #: relative to it rather than walking the run's whole path again; None: by path
+        self.episodes_fd: int | None = None
 
     def advance(self, n: int) -> None:
         """Count `n` more bytes processed; call `progress` about every 1 % of the total (callers
@@ -141,7 +144,10 @@ class _Reader:
         refused.
         """
         try:
-            fd = os.open(self.base + rel, _READ_FLAGS)
+            if self.episodes_fd is not None and rel.startswith(_EPISODES_PREFIX):
+                fd = os.open(rel[_EPISODES_CUT:], _READ_FLAGS, dir_fd=self.episodes_fd)
+            else:
+                fd = os.open(self.base + rel, _READ_FLAGS)
             try:
                 chunks = [os.read(fd, size + 1)]
                 if len(chunks[0]) != size:
@@ -261,6 +267,16 @@ def _load_closed_run(
 ) -> Run:
     _check_run_dir(path)
     reader = _Reader(path, progress, on_read)
+    try:
+        return _load_with(reader, path, message_key, lazy_table, progress)
+    finally:
+        if reader.episodes_fd is not None:
+            os.close(reader.episodes_fd)
+
+
+def _load_with(
+    reader: _Reader, path: Path, message_key: str, lazy_table: bool, progress: Progress | None
+) -> Run:
     # 1. Stat everything the format names, before reading any of it.
     sizes, result_paths = _stat_files(reader)
     total = reader.total = sum(sizes.values())
@@ -269,7 +285,7 @@ def _load_closed_run(
     documents = _read_documents(reader, sizes, read_episodes)
     # 3. episodes.jsonl, line by line; 4. result files, compared with its records.
     #: parsed records by their line's bytes, so a byte-identical result file is not parsed again
-    by_bytes: dict[bytes, EpisodeRecord] = {}
+    by_bytes = _SameBytes()
     records = _read_records(reader, sizes, by_bytes) if read_episodes else []
     eids = [rec.episode_id for rec in records]
     result_files: list[ResultFile] = []
@@ -378,7 +394,7 @@ def _read_documents(
 
 
 def _read_records(
-    reader: _Reader, sizes: dict[str, int], by_bytes: dict[bytes, EpisodeRecord]
+    reader: _Reader, sizes: dict[str, int], by_bytes: _SameBytes
 ) -> list[EpisodeRecord]:
     """episodes.jsonl's records (none when it is missing or unreadable); fills `by_bytes`."""
     if EPISODES_JSONL not in sizes:
@@ -401,7 +417,7 @@ def _read_result_files(
     result_paths: list[str],
     sizes: dict[str, int],
     first_by_id: dict[str, EpisodeRecord],
-    by_bytes: dict[bytes, EpisodeRecord],
+    by_bytes: _SameBytes,
 ) -> list[ResultFile]:
     """Every result file, read in path order (a path without a size was refused at its stat)."""
     result_files: list[ResultFile] = []
@@ -417,12 +433,62 @@ def _read_result_files(
     return result_files
 
 
+class _SameBytes:
+    """Parsed records by their line's bytes (JSON whitespace stripped), for finding the record a
+    result file repeats byte for byte. Keyed by the first `_HEAD` bytes, the rest compared on
+    lookup: hashing every 2.5 KB line and file whole cost about 0.025 s on the benchmark run. A
+    head shared by more than `_BUCKET` lines (a crafted run) keys its lines whole instead, so
+    lookups never scan a long list."""
+
+    __slots__ = ("_by_head",)
+
+    def __init__(self) -> None:
+        self._by_head: dict[bytes, list[tuple[bytes, EpisodeRecord]] | dict[bytes, EpisodeRecord]]
+        self._by_head = {}
+
+    def add(self, line: bytes, rec: EpisodeRecord) -> None:
+        head = line[:_HEAD]
+        bucket = self._by_head.get(head)
+        if bucket is None:
+            self._by_head[head] = [(line, rec)]
+        elif isinstance(bucket, dict):
+            bucket.setdefault(line, rec)
+        elif len(bucket) < _BUCKET:
+            bucket.append((line, rec))
+        else:
+            whole: dict[bytes, EpisodeRecord] = {}
+            for known, first in bucket:
+                whole.setdefault(known, first)
+            whole.setdefault(line, rec)
+            self._by_head[head] = whole
+
+    def get(self, raw: bytes) -> EpisodeRecord | None:
+        """The first record added whose bytes equal `raw`."""
+        bucket = self._by_head.get(raw[:_HEAD])
+        if bucket is None:
+            return None
+        if isinstance(bucket, dict):
+            return bucket.get(raw)
+        for line, rec in bucket:
+            if line == raw:
+                return rec
+        return None
+
+
+#: Bytes of a line's head that key `_SameBytes` (past the schema version, into the episode id),
+#: and the most lines one head holds in a list.
+_HEAD = 192
+_BUCKET = 8
+#: Records per dump of the duplicate-key count (about 640 KB of JSON: stays in the CPU cache).
+_DUMP_CHUNK = 256
+
+
 def _result_file(
     reader: _Reader,
     rel: str,
     raw: bytes | None,
     first_by_id: dict[str, EpisodeRecord],
-    by_bytes: dict[bytes, EpisodeRecord],
+    by_bytes: _SameBytes,
 ) -> ResultFile:
     """One result file and how it matches the first record of its id. Bytes equal to a parsed
     line (JSON whitespace aside) reuse that line's object: same bytes, same strict parse."""
@@ -487,6 +553,17 @@ def _protocol(manifest: dict[str, Any] | None) -> Protocol:
 
 _ABSENT = object()
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+_DIR_FLAGS = (
+    os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+#: Result files relative to an open episodes/ (fstatat, openat), where the platform has them.
+_BY_DIR_FD = (
+    os.lstat in os.supports_dir_fd and os.open in os.supports_dir_fd
+    and os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
+)
+_EPISODES_PREFIX = EPISODES_DIR + "/"
+_EPISODES_CUT = len(_EPISODES_PREFIX)
 #: JSON's whitespace (bytes.strip() would also strip \v and \f, which JSON rejects).
 _JSON_WS = b" \t\r\n"
 
@@ -518,13 +595,23 @@ def _result_paths(reader: _Reader) -> list[tuple[str, os.stat_result | OSError]]
     if not stat.S_ISDIR(st.st_mode):
         return []
     paths: list[tuple[str, os.stat_result | OSError]] = []
+    where: int | str = reader.base + EPISODES_DIR
+    if _BY_DIR_FD:
+        try:
+            reader.episodes_fd = os.open(reader.base + EPISODES_DIR, _DIR_FLAGS)
+        except OSError:
+            pass  # listed (and its error reported) by path below
+        else:
+            where = reader.episodes_fd
     try:
-        with os.scandir(reader.root / EPISODES_DIR) as it:
+        with os.scandir(where) as it:
             for entry in it:
                 if entry.is_dir(follow_symlinks=False):
                     rel = f"{EPISODES_DIR}/{entry.name}/{RESULT_NAME}"
                     try:
-                        paths.append((rel, os.lstat(reader.base + rel)))
+                        paths.append((rel, os.lstat(
+                            rel[_EPISODES_CUT:], dir_fd=reader.episodes_fd
+                        ) if reader.episodes_fd is not None else os.lstat(reader.base + rel)))
                     except FileNotFoundError:
                         pass
                     except OSError as exc:
@@ -549,9 +636,7 @@ def _result_paths(reader: _Reader) -> list[tuple[str, os.stat_result | OSError]]
     return paths
 
 
-def _read_jsonl(
-    reader: _Reader, raw: bytes, by_bytes: dict[bytes, EpisodeRecord]
-) -> list[EpisodeRecord]:
+def _read_jsonl(reader: _Reader, raw: bytes, by_bytes: _SameBytes) -> list[EpisodeRecord]:
     lines = raw.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()  # the final newline
@@ -565,7 +650,7 @@ def _read_jsonl(
         )
         return []
     mark = len(reader.findings)
-    parsed = _parse_lines(reader, lines, batch=True)
+    parsed = _parse_lines(reader, lines, batch=True, colons=raw.count(b":"))
     if parsed is None:
         # Some line repeats a key: redo every line with the exact per-line check, so the
         # findings are exactly (and in the same order as) what that check reports.
@@ -574,20 +659,22 @@ def _read_jsonl(
         assert parsed is not None
     for rec, line in parsed:
         if rec.data is not None:
-            by_bytes.setdefault(line.strip(_JSON_WS), rec)
+            by_bytes.add(line.strip(_JSON_WS), rec)
     return [rec for rec, _ in parsed]
 
 
 def _parse_lines(
-    reader: _Reader, lines: list[bytes], *, batch: bool
+    reader: _Reader, lines: list[bytes], *, batch: bool, colons: int = 0
 ) -> list[tuple[EpisodeRecord, bytes]] | None:
     """(record, line bytes) per nonempty line. With `batch`, lines that parse to an object are
     checked for duplicate keys and depth all at once (`parse_strict`'s colon count, summed over
     the lines: a dropped duplicate can only lower a line's count, so equal sums mean no line lost
     a key); returns None when the sums differ or a line is too deep. Lines with a `\\u` escape,
-    lines that fail and non-objects take the exact per-line path."""
+    lines that fail and non-objects take the exact per-line path. `colons`: the colons of all
+    the lines (one count over the file; the other lines' are subtracted)."""
     out: list[tuple[EpisodeRecord, bytes]] = []
-    checked: list[tuple[bytes, dict[str, Any]]] = []
+    checked: list[dict[str, Any]] = []
+    unchecked_colons = 0
     offset = 0
     report, reported = reader.progress is not None, 0
     for i, line in enumerate(lines, start=1):
@@ -597,6 +684,7 @@ def _parse_lines(
             reader.advance(offset - reported)
             reported = offset
         if not line.strip():
+            unchecked_colons += line.count(b":")
             reader.findings.append(
                 R.EMPTY_LINE(
                     f"episodes.jsonl:{i} is empty; every line must be one episode result. "
@@ -614,19 +702,22 @@ def _parse_lines(
                 value = None
             if isinstance(value, dict):
                 data = value
-                checked.append((line, value))
+                checked.append(value)
         if data is None:
+            unchecked_colons += line.count(b":")
             data = reader.parse_object(line, EPISODES_JSONL, first_line=i, what="line")
         out.append((EpisodeRecord(line=i, data=data, offset=start), line))
     if report:
         reader.advance(offset - reported)
     if checked:
-        raw_colons = sum(line.count(b":") for line, _ in checked)
-        try:
-            colons = orjson.dumps(pad_depth([value for _, value in checked])).count(b":")
+        try:  # in chunks: one 25 MB dump cost a fresh process its growth and page faults
+            parsed_colons = sum(
+                orjson.dumps(pad_depth(checked[i:i + _DUMP_CHUNK])).count(b":")
+                for i in range(0, len(checked), _DUMP_CHUNK)
+            )
         except TypeError:  # some line is nested too deep: the per-line path names it
             return None
-        if raw_colons != colons:
+        if colons - unchecked_colons != parsed_colons:
             return None
     return out
 
