@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from evalview.findings import Finding, Severity, audit_verdict, count_by_severity, sort_findings
 from evalview.fmt import STAGES as _STAGES
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from evalview.compare.contrast import Contrast
     from evalview.compare.paired import Comparison
     from evalview.harness.score import HarnessScore
-    from evalview.load.reader import Reading
+    from evalview.load.reader import Reading, RecordHook
     from evalview.model.harness_file import HarnessFile
     from evalview.psr import CheckpointReport, PsrOptions, RunPsrReport
     from evalview.stats import BenchmarkDeclaration, Scorecard
@@ -189,7 +189,7 @@ def open_reads(
     benchmark-harness result. NotARead (an InputError, exit 2) for an input that holds no read
     (PSR checkpoint inputs: `evalview psr` reads those), InputError when it cannot be read."""
     address, source = _address_and_source(path, name)
-    reading = read_address(source, read, progress)
+    reading = read_address(source, _checking_records(read), progress)
     return reads_of(reading, address, progress)
 
 
@@ -224,7 +224,7 @@ def open_one(
     (InputError when the file holds several and no name says which). Only that read is
     audited (`export`, and each side of `compare`)."""
     address, source = _address_and_source(path, name)
-    return reads_of(read_address(source, read, progress), address, progress)[0]
+    return reads_of(read_address(source, _checking_records(read), progress), address, progress)[0]
 
 
 def open_run(
@@ -240,7 +240,7 @@ def open_run(
     at all (a harness result's arms: `open_reads` gives those).
     """
     address, source = _address_and_source(path, name)
-    reading = read_address(source, read, progress)
+    reading = read_address(source, _checking_records(read), progress)
     from evalview.load.errors import NotARead
     from evalview.load.registry import holds_of, reader_named
 
@@ -264,6 +264,19 @@ def _address_and_source(
         return Address(path.path, name), path
     address = Address.of(path, name)
     return address, Source(address.path)
+
+
+def _checking_records(options: ReadOptions | None) -> ReadOptions:
+    """`options` whose closed-run reader runs the audit's per-record checks as it parses (these
+    doors audit each read at once; see audit.checks.episodes.RecordChecks)."""
+    options = options or ReadOptions()
+    return options if options.on_record is not None else replace(options, on_record=_record_checks)
+
+
+def _record_checks(documents: dict[str, dict[str, Any] | None]) -> RecordHook:
+    from evalview.audit.checks.episodes import RecordChecks  # only for a closed run
+
+    return RecordChecks(documents)
 
 
 def _step(progress: Progress | None, i: int, done: float = 0.0) -> None:

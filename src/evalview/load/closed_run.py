@@ -27,7 +27,7 @@ from evalview.findings import Finding
 from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES, MAX_EPISODES, int64
 from evalview.load.errors import InputError
-from evalview.load.reader import NamedRun, OnRead, Reading, ReadOptions
+from evalview.load.reader import NamedRun, OnRead, OnRecord, Reading, ReadOptions, RecordHook
 from evalview.load.safe_json import pad_depth, parse_strict
 from evalview.load.source import Source
 from evalview.model.record import get_path as _get
@@ -75,6 +75,8 @@ class _Reader:
         #: episodes/ opened once (no symlink followed), so each result file is stat'ed and opened
         #: relative to it rather than walking the run's whole path again; None: by path
         self.episodes_fd: int | None = None
+        #: sees each record as parsed (`ReadOptions.on_record`)
+        self.hook: RecordHook | None = None
 
     def advance(self, n: int) -> None:
         """Count `n` more bytes processed; call `progress` about every 1 % of the total (callers
@@ -229,10 +231,14 @@ def load_closed_run(
     lazy_table: bool = False,
     progress: Progress | None = None,
     on_read: OnRead | None = None,
+    on_record: OnRecord | None = None,
 ) -> Run:
     """Read a closed-run directory. Raises InputError only when the directory itself is unusable.
 
     `on_read(rel, lstat, data)` (optional) sees every file's bytes once, as read.
+
+    `on_record(documents)` (optional) makes a hook that sees each record as its line is parsed;
+    the hook becomes `run.record_checks` (the audit's per-record checks: see `RecordHook`).
 
     `progress(done, total)` (optional, for the app's loading bar) is told the bytes processed,
     about every 1 % and once at the end; without it reading is exactly as fast as before.
@@ -249,7 +255,7 @@ def load_closed_run(
     paused = gc.isenabled()
     gc.disable()
     try:
-        run = _load_closed_run(path, message_key, lazy_table, progress, on_read)
+        run = _load_closed_run(path, message_key, lazy_table, progress, on_read, on_record)
         if freeze:
             gc.freeze()
         return run
@@ -264,18 +270,24 @@ def _load_closed_run(
     lazy_table: bool,
     progress: Progress | None,
     on_read: OnRead | None = None,
+    on_record: OnRecord | None = None,
 ) -> Run:
     _check_run_dir(path)
     reader = _Reader(path, progress, on_read)
     try:
-        return _load_with(reader, path, message_key, lazy_table, progress)
+        return _load_with(reader, path, message_key, lazy_table, progress, on_record)
     finally:
         if reader.episodes_fd is not None:
             os.close(reader.episodes_fd)
 
 
 def _load_with(
-    reader: _Reader, path: Path, message_key: str, lazy_table: bool, progress: Progress | None
+    reader: _Reader,
+    path: Path,
+    message_key: str,
+    lazy_table: bool,
+    progress: Progress | None,
+    on_record: OnRecord | None,
 ) -> Run:
     # 1. Stat everything the format names, before reading any of it.
     sizes, result_paths = _stat_files(reader)
@@ -283,6 +295,8 @@ def _load_with(
     read_episodes = _within_bounds(reader, sizes, len(result_paths))
     # 2. The three small documents.
     documents = _read_documents(reader, sizes, read_episodes)
+    if on_record is not None:
+        reader.hook = on_record(documents)
     # 3. episodes.jsonl, line by line; 4. result files, compared with its records.
     #: parsed records by their line's bytes, so a byte-identical result file is not parsed again
     by_bytes = _SameBytes()
@@ -317,6 +331,7 @@ def _load_with(
         reading_findings=reader.findings,
         bytes_read=reader.bytes_read,
         message_key=message_key,
+        record_checks=reader.hook,
     )
 
 
@@ -655,6 +670,8 @@ def _read_jsonl(reader: _Reader, raw: bytes, by_bytes: _SameBytes) -> list[Episo
         # Some line repeats a key: redo every line with the exact per-line check, so the
         # findings are exactly (and in the same order as) what that check reports.
         del reader.findings[mark:]
+        if reader.hook is not None:
+            reader.hook.reset()
         parsed = _parse_lines(reader, lines, batch=False)
         assert parsed is not None
     for rec, line in parsed:
@@ -675,6 +692,7 @@ def _parse_lines(
     out: list[tuple[EpisodeRecord, bytes]] = []
     checked: list[dict[str, Any]] = []
     unchecked_colons = 0
+    hook = reader.hook
     offset = 0
     report, reported = reader.progress is not None, 0
     for i, line in enumerate(lines, start=1):
@@ -706,6 +724,8 @@ def _parse_lines(
         if data is None:
             unchecked_colons += line.count(b":")
             data = reader.parse_object(line, EPISODES_JSONL, first_line=i, what="line")
+        if hook is not None and data is not None:
+            hook(i, data)  # while the record is still in the CPU cache
         out.append((EpisodeRecord(line=i, data=data, offset=start), line))
     if report:
         reader.advance(offset - reported)
@@ -915,6 +935,7 @@ def _read(source: Source, options: ReadOptions) -> Reading:
         lazy_table=options.lazy_table,
         progress=options.progress,
         on_read=options.on_read,
+        on_record=options.on_record,
     )
     return Reading(root, "closed-run", (NamedRun(None, run),))
 

@@ -30,7 +30,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from evalview.load.source import Source
 from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
@@ -39,10 +39,12 @@ __all__ = [
     "Holds",
     "NamedRun",
     "OnRead",
+    "OnRecord",
     "Progress",
     "ReadOptions",
     "Reader",
     "Reading",
+    "RecordHook",
     "Source",
 ]
 
@@ -59,6 +61,20 @@ Progress = Callable[[int, int], None]
 OnRead = Callable[[str, os.stat_result, bytes], None]
 
 
+class RecordHook(Protocol):
+    """Sees each episode record of a closed run as its line is parsed (`line`, the object), in
+    file order; `reset()` when the reader parses the lines again (a line repeats a key)."""
+
+    def __call__(self, line: int, data: dict[str, Any]) -> None: ...
+
+    def reset(self) -> None: ...
+
+
+#: `on_record(documents)`: the hook for a closed run whose manifest, status and summary are
+#: `documents` (by file name; None when unreadable), called before its episodes are read.
+OnRecord = Callable[[dict[str, dict[str, Any] | None]], RecordHook]
+
+
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
     """How to read; a reader ignores what does not apply to its format.
@@ -66,6 +82,8 @@ class ReadOptions:
     `message_key`: the metrics key holding the verifier message (PSR). `freeze`, `lazy_table`:
     speed options of short-lived commands (see `load_closed_run`). `progress`: for a loading bar.
     `on_read`: sees each file of a closed run once, as read (the export's input record).
+    `on_record`: sees each episode record of a closed run as it is parsed (the audit's
+    per-record checks, while the record is still in the CPU cache: `Run.record_checks`).
     """
 
     message_key: str = DEFAULT_MESSAGE_KEY
@@ -73,6 +91,7 @@ class ReadOptions:
     lazy_table: bool = False
     progress: Progress | None = None
     on_read: OnRead | None = None
+    on_record: OnRecord | None = None
 
 
 @dataclass(frozen=True, slots=True)

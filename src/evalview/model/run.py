@@ -231,6 +231,9 @@ class Run:
     #: What pairs an episode with the other read's when the format has no seed to pair by, in
     #: words for compare's notes (Inspect: "sample id and epoch"). Empty: episode id and seed.
     pairs_by: str = ""
+    #: The audit's per-record checks, done while the records were read (`ReadOptions.on_record`,
+    #: audit.checks.episodes.RecordChecks); None: the audit walks the records itself.
+    record_checks: object | None = None
 
     @property
     def manifest(self) -> dict[str, Any] | None:

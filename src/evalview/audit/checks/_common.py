@@ -113,7 +113,11 @@ def schedule_list(run: Run) -> list[str] | None:
 
 def declared_components(run: Run) -> set[str] | None:
     """Component ids declared in manifest.method.models, or None when no method is declared."""
-    manifest = run.manifest
+    return manifest_components(run.manifest)
+
+
+def manifest_components(manifest: dict[str, Any] | None) -> set[str] | None:
+    """`declared_components` of a manifest document (before its run is built)."""
     method = manifest.get("method") if manifest else None
     if not isinstance(method, dict):
         return None

@@ -26,6 +26,7 @@ from evalview.audit.checks._common import (
     is_nonempty_str,
     is_nonneg_int,
     is_number,
+    manifest_components,
     record_ids,
     record_place,
     schedule_list,
@@ -157,6 +158,12 @@ class _Rec:
 
 @R.check
 def check_records(run: Run) -> Iterator[Finding]:
+    done = run.record_checks
+    if isinstance(done, RecordChecks) and done.records == sum(
+        1 for rec in run.records if rec.data is not None
+    ) and done.components == declared_components(run):
+        yield from done.findings  # checked as each line was parsed
+        return
     findings: list[Finding] = []
     components = declared_components(run)
     order = tuple(sorted(components or ()))
@@ -164,6 +171,33 @@ def check_records(run: Run) -> Iterator[Finding]:
         if rec.data is not None:
             _check_record(rec.data, _Rec(rec.line, eid, findings), components, order)
     yield from findings
+
+
+class RecordChecks:
+    """`check_records` run by the reader as it parses each line (`ReadOptions.on_record`): the
+    record is still in the CPU cache then, where the audit's walk over 10,000 parsed records
+    afterwards finds it in memory (about 0.08 s against 0.055 s on the benchmark run). The
+    findings are the same, in the same order; `check_records` uses them when this saw every
+    parsed record of the run under the same manifest."""
+
+    __slots__ = ("components", "findings", "order", "records")
+
+    def __init__(self, documents: dict[str, dict[str, Any] | None]) -> None:
+        self.components = manifest_components(documents.get("manifest.json"))
+        self.order = tuple(sorted(self.components or ()))
+        self.findings: list[Finding] = []
+        self.records = 0
+
+    def __call__(self, line: int, data: dict[str, Any]) -> None:
+        self.records += 1
+        ep = data.get("episode")
+        eid = ep.get("id") if isinstance(ep, dict) else None
+        add = _Rec(line, eid if isinstance(eid, str) else None, self.findings)
+        _check_record(data, add, self.components, self.order)
+
+    def reset(self) -> None:
+        self.findings.clear()
+        self.records = 0
 
 
 def _check_record(
