@@ -180,13 +180,16 @@ class RecordChecks:
     findings are the same, in the same order; `check_records` uses them when this saw every
     parsed record of the run under the same manifest."""
 
-    __slots__ = ("components", "findings", "order", "records")
+    __slots__ = ("components", "findings", "order", "records", "summary_ids", "tallying")
 
     def __init__(self, documents: dict[str, dict[str, Any] | None]) -> None:
         self.components = manifest_components(documents.get("manifest.json"))
         self.order = tuple(sorted(self.components or ()))
-        self.findings: list[Finding] = []
-        self.records = 0
+        summary = documents.get("summary.json")
+        comp_doc = summary.get("component_usage") if summary is not None else None
+        #: the components the summary's tally sums (summary.check_summary asks for these)
+        self.summary_ids = list(comp_doc) if isinstance(comp_doc, dict) else []
+        self.reset()
 
     def __call__(self, line: int, data: dict[str, Any]) -> None:
         self.records += 1
@@ -194,10 +197,14 @@ class RecordChecks:
         eid = ep.get("id") if isinstance(ep, dict) else None
         add = _Rec(line, eid if isinstance(eid, str) else None, self.findings)
         _check_record(data, add, self.components, self.order)
+        self.tallying.add(data)
 
     def reset(self) -> None:
-        self.findings.clear()
+        from evalview.audit.checks.summary import Tallying
+
+        self.findings: list[Finding] = []
         self.records = 0
+        self.tallying = Tallying(self.summary_ids)
 
 
 def _check_record(

@@ -283,37 +283,71 @@ class _Tally:
 
 
 def _tally(run: Run, component_ids: list[str]) -> _Tally:
-    completed = errors = successes = records = 0
-    ints: dict[str, int | None] = dict.fromkeys(("policy_calls", "rejected_actions"), 0)
-    usage: dict[str, int | float | None] = dict.fromkeys(USAGE_FIELDS, 0)
-    comps: dict[str, dict[str, int | float | None]] = {
-        cid: dict.fromkeys(USAGE_FIELDS, 0) for cid in component_ids
-    }
-    fields = [(key, key in INT_USAGE_FIELDS) for key in USAGE_FIELDS]
-    isfinite = math.isfinite
+    done = getattr(getattr(run, "record_checks", None), "tallying", None)
+    if isinstance(done, Tallying) and done.component_ids == component_ids and (
+        done.records == sum(1 for rec in run.records if rec.data is not None)
+    ):
+        return done.result()  # tallied as each line was parsed (episodes.RecordChecks)
+    tallying = Tallying(component_ids)
     for _, d in run.iter_records():
-        records += 1
+        tallying.add(d)
+    return tallying.result()
+
+
+class Tallying:
+    """The summary's tally, one record at a time (in record order): by the audit's walk, or by
+    the reader as it parses each line (`episodes.RecordChecks`, while the record is hot)."""
+
+    __slots__ = (
+        "completed",
+        "component_ids",
+        "comps",
+        "errors",
+        "ints",
+        "records",
+        "successes",
+        "usage",
+    )
+
+    def __init__(self, component_ids: list[str]) -> None:
+        self.component_ids = component_ids
+        self.completed = self.errors = self.successes = self.records = 0
+        self.ints: dict[str, int | None] = dict.fromkeys(("policy_calls", "rejected_actions"), 0)
+        self.usage: dict[str, int | float | None] = dict.fromkeys(USAGE_FIELDS, 0)
+        self.comps: dict[str, dict[str, int | float | None]] = {
+            cid: dict.fromkeys(USAGE_FIELDS, 0) for cid in component_ids
+        }
+
+    def add(self, d: dict[str, Any]) -> None:
+        self.records += 1
         status = d.get("status")
         if status == "completed":
-            completed += 1
+            self.completed += 1
             if d.get("success") is True:
-                successes += 1
+                self.successes += 1
         elif status == "error":
-            errors += 1
+            self.errors += 1
+        ints = self.ints
         for key, total in ints.items():
             if total is not None:
                 v = d.get(key)
                 ints[key] = total + v if type(v) is int and v >= 0 else None
-        _add_usage(usage, d.get("usage"), fields, isfinite)
-        if comps:
+        _add_usage(self.usage, d.get("usage"), _FIELDS, math.isfinite)
+        if self.comps:
             comp = d.get("component_usage")
-            for cid, sums in comps.items():
-                _add_usage(sums, comp.get(cid) if isinstance(comp, dict) else None, fields,
-                           isfinite)
-    totals: dict[str, int | None] = {
-        "attempted": records, "completed": completed, "errors": errors, "successes": successes,
-    }
-    return _Tally(records, totals | ints, usage, comps)
+            for cid, sums in self.comps.items():
+                _add_usage(sums, comp.get(cid) if isinstance(comp, dict) else None, _FIELDS,
+                           math.isfinite)
+
+    def result(self) -> _Tally:
+        totals: dict[str, int | None] = {
+            "attempted": self.records, "completed": self.completed, "errors": self.errors,
+            "successes": self.successes,
+        }
+        return _Tally(self.records, totals | self.ints, self.usage, self.comps)
+
+
+_FIELDS = [(key, key in INT_USAGE_FIELDS) for key in USAGE_FIELDS]
 
 
 def _add_usage(
