@@ -537,9 +537,31 @@ def is_safe_dir_name(name: str) -> bool:
     )
 
 
+#: Every name of a newline-joined list safe (`is_safe_dir_name` but for the length and the
+#: device names), in one match: 10,000 names at once instead of a call each.
+_ALL_SAFE = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]*(?<!\.)\n)*\Z")
+_DEVICE = re.compile(r"(?im)^(?:con|prn|aux|nul|com[1-9]|lpt[1-9])(?:\.|$)")
+
+
+def _all_safe(names: list[str]) -> bool:
+    """True only when every name is safe (False: look at each)."""
+    if not names:
+        return True
+    joined = "\n".join(names) + "\n"
+    return (
+        joined.isascii()
+        and joined.count("\n") == len(names)  # no name holds a newline
+        and max(map(len, names), default=0) <= 128
+        and _ALL_SAFE.match(joined) is not None
+        and _DEVICE.search(joined) is None
+    )
+
+
 @R.check
 def check_result_dir_names(run: Run) -> Iterator[Finding]:
     """One warning naming the unsafe result directories (a run may have thousands)."""
+    if _all_safe([rf.path.split("/", 2)[1] for rf in run.result_files]):
+        return
     unsafe = [
         rf.path for rf in run.result_files if not is_safe_dir_name(rf.path.split("/")[1])
     ]
