@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from operator import lt
 from typing import Any
 
 from evalview.audit import registry as R
@@ -476,6 +477,8 @@ def check_identity_and_order(run: Run) -> Iterator[Finding]:
     """Duplicate ids, ids outside the schedule, and schedule order."""
     schedule = schedule_list(run)
     position = {eid: i for i, eid in reversed(list(enumerate(schedule or [])))}
+    if schedule is not None and _in_order(record_ids(run), position):
+        return
     first_line: dict[str, int] = {}
     last_pos = -1
     last_id = ""
@@ -513,6 +516,17 @@ def check_identity_and_order(run: Run) -> Iterator[Finding]:
         else:
             last_pos, last_id = pos, eid
     yield from disorder
+
+
+def _in_order(ids: list[str | None], position: dict[str, int]) -> bool:
+    """True only when the ids (None aside) are unique, all scheduled and in schedule order: no
+    finding of `check_identity_and_order`, answered with whole-list operations."""
+    known = [eid for eid in ids if eid is not None]
+    try:
+        places = [position[eid] for eid in known]
+    except KeyError:
+        return False
+    return all(map(lt, places, places[1:]))  # strictly increasing: unique and in order
 
 
 #: A portable directory name: survives zip, tar, Windows and URLs unquoted. The format only says
@@ -582,6 +596,8 @@ def check_result_files(run: Run) -> Iterator[Finding]:
     """Each record has exactly one identical result file, matched by episode.id."""
     if episodes_unread(run):
         return
+    if _one_identical_file_each(run):
+        return
     by_id: dict[str, list[str]] = {}
     unreadable = 0
     ids = record_ids(run)
@@ -640,3 +656,18 @@ def check_result_files(run: Run) -> Iterator[Finding]:
                 "must hold it. Remove the extra copies.",
                 file=paths[1], episode_id=eid,
             )
+
+
+def _one_identical_file_each(run: Run) -> bool:
+    """True only when every result file is readable, identical to its record and the only one
+    of its id, and every record's id has one: no finding of `check_result_files`."""
+    files = run.result_files
+    if not all(rf.readable and not rf.differing_keys for rf in files):
+        return False
+    file_ids = [rf.episode_id for rf in files]
+    unique = set(file_ids)
+    if None in unique or len(unique) != len(file_ids):
+        return False
+    record_set = set(record_ids(run))
+    record_set.discard(None)
+    return unique == record_set
