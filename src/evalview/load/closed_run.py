@@ -300,8 +300,8 @@ def _load_with(
     # 3. episodes.jsonl, line by line; 4. result files, compared with its records.
     #: parsed records by their line's bytes, so a byte-identical result file is not parsed again
     by_bytes = _SameBytes()
-    records = _read_records(reader, sizes, by_bytes) if read_episodes else []
-    eids = [rec.episode_id for rec in records]
+    #: `eids[i]` is `records[i].episode_id`, taken as each line was parsed
+    records, eids = _read_records(reader, sizes, by_bytes) if read_episodes else ([], [])
     result_files: list[ResultFile] = []
     if read_episodes:
         first_by_id = _first_by_id(records, eids)
@@ -410,12 +410,12 @@ def _read_documents(
 
 def _read_records(
     reader: _Reader, sizes: dict[str, int], by_bytes: _SameBytes
-) -> list[EpisodeRecord]:
+) -> tuple[list[EpisodeRecord], list[str | None]]:
     """episodes.jsonl's records (none when it is missing or unreadable); fills `by_bytes`."""
     if EPISODES_JSONL not in sizes:
-        return []
+        return [], []
     raw = reader.read(EPISODES_JSONL, sizes[EPISODES_JSONL])
-    return [] if raw is None else _read_jsonl(reader, raw, by_bytes)
+    return ([], []) if raw is None else _read_jsonl(reader, raw, by_bytes)
 
 
 def _first_by_id(records: list[EpisodeRecord], eids: list[str | None]) -> dict[str, EpisodeRecord]:
@@ -651,7 +651,9 @@ def _result_paths(reader: _Reader) -> list[tuple[str, os.stat_result | OSError]]
     return paths
 
 
-def _read_jsonl(reader: _Reader, raw: bytes, by_bytes: _SameBytes) -> list[EpisodeRecord]:
+def _read_jsonl(
+    reader: _Reader, raw: bytes, by_bytes: _SameBytes
+) -> tuple[list[EpisodeRecord], list[str | None]]:
     lines = raw.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()  # the final newline
@@ -663,7 +665,7 @@ def _read_jsonl(reader: _Reader, raw: bytes, by_bytes: _SameBytes) -> list[Episo
                 file=EPISODES_JSONL,
             )
         )
-        return []
+        return [], []
     mark = len(reader.findings)
     parsed = _parse_lines(reader, lines, batch=True, colons=raw.count(b":"))
     if parsed is None:
@@ -674,22 +676,22 @@ def _read_jsonl(reader: _Reader, raw: bytes, by_bytes: _SameBytes) -> list[Episo
             reader.hook.reset()
         parsed = _parse_lines(reader, lines, batch=False)
         assert parsed is not None
-    for rec, line in parsed:
+    for rec, line, _ in parsed:
         if rec.data is not None:
             by_bytes.add(line.strip(_JSON_WS), rec)
-    return [rec for rec, _ in parsed]
+    return [rec for rec, _, _ in parsed], [eid for _, _, eid in parsed]
 
 
 def _parse_lines(
     reader: _Reader, lines: list[bytes], *, batch: bool, colons: int = 0
-) -> list[tuple[EpisodeRecord, bytes]] | None:
-    """(record, line bytes) per nonempty line. With `batch`, lines that parse to an object are
-    checked for duplicate keys and depth all at once (`parse_strict`'s colon count, summed over
-    the lines: a dropped duplicate can only lower a line's count, so equal sums mean no line lost
-    a key); returns None when the sums differ or a line is too deep. Lines with a `\\u` escape,
-    lines that fail and non-objects take the exact per-line path. `colons`: the colons of all
-    the lines (one count over the file; the other lines' are subtracted)."""
-    out: list[tuple[EpisodeRecord, bytes]] = []
+) -> list[tuple[EpisodeRecord, bytes, str | None]] | None:
+    """(record, line bytes, episode id) per nonempty line. With `batch`, lines that parse to an
+    object are checked for duplicate keys and depth all at once (`parse_strict`'s colon count,
+    summed over the lines: a dropped duplicate can only lower a line's count, so equal sums mean
+    no line lost a key); returns None when the sums differ or a line is too deep. Lines with a
+    `\\u` escape, lines that fail and non-objects take the exact per-line path. `colons`: the
+    colons of all the lines (one count over the file; the other lines' are subtracted)."""
+    out: list[tuple[EpisodeRecord, bytes, str | None]] = []
     checked: list[dict[str, Any]] = []
     unchecked_colons = 0
     hook = reader.hook
@@ -724,9 +726,15 @@ def _parse_lines(
         if data is None:
             unchecked_colons += line.count(b":")
             data = reader.parse_object(line, EPISODES_JSONL, first_line=i, what="line")
-        if hook is not None and data is not None:
-            hook(i, data)  # while the record is still in the CPU cache
-        out.append((EpisodeRecord(line=i, data=data, offset=start), line))
+        eid = None
+        if data is not None:  # `EpisodeRecord.episode_id`, while the record is in the cache
+            ep = data.get("episode")
+            eid = ep.get("id") if isinstance(ep, dict) else None
+            if not isinstance(eid, str):
+                eid = None
+            if hook is not None:
+                hook(i, data, eid)
+        out.append((EpisodeRecord(line=i, data=data, offset=start), line, eid))
     if report:
         reader.advance(offset - reported)
     if checked:

@@ -62,10 +62,11 @@ OnRead = Callable[[str, os.stat_result, bytes], None]
 
 
 class RecordHook(Protocol):
-    """Sees each episode record of a closed run as its line is parsed (`line`, the object), in
-    file order; `reset()` when the reader parses the lines again (a line repeats a key)."""
+    """Sees each episode record of a closed run as its line is parsed (`line`, the object, its
+    `EpisodeRecord.episode_id`), in file order; `reset()` when the reader parses the lines again
+    (a line repeats a key)."""
 
-    def __call__(self, line: int, data: dict[str, Any]) -> None: ...
+    def __call__(self, line: int, data: dict[str, Any], episode_id: str | None) -> None: ...
 
     def reset(self) -> None: ...
 

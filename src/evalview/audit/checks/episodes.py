@@ -192,12 +192,9 @@ class RecordChecks:
         self.summary_ids = list(comp_doc) if isinstance(comp_doc, dict) else []
         self.reset()
 
-    def __call__(self, line: int, data: dict[str, Any]) -> None:
+    def __call__(self, line: int, data: dict[str, Any], episode_id: str | None) -> None:
         self.records += 1
-        ep = data.get("episode")
-        eid = ep.get("id") if isinstance(ep, dict) else None
-        add = _Rec(line, eid if isinstance(eid, str) else None, self.findings)
-        _check_record(data, add, self.components, self.order)
+        _check_record(data, _Rec(line, episode_id, self.findings), self.components, self.order)
         self.tallying.add(data)
 
     def reset(self) -> None:
