@@ -448,6 +448,9 @@ def _read_result_files(
     return result_files
 
 
+#: A parsed line: its record and `EpisodeRecord.episode_id`.
+_Parsed = tuple[EpisodeRecord, str | None]
+
 class _SameBytes:
     """Parsed records by their line's bytes (JSON whitespace stripped), for finding the record a
     result file repeats byte for byte. Keyed by the first `_HEAD` bytes, the rest compared on
@@ -458,35 +461,34 @@ class _SameBytes:
     __slots__ = ("_by_head",)
 
     def __init__(self) -> None:
-        self._by_head: dict[bytes, list[tuple[bytes, EpisodeRecord]] | dict[bytes, EpisodeRecord]]
-        self._by_head = {}
+        self._by_head: dict[bytes, list[tuple[bytes, _Parsed]] | dict[bytes, _Parsed]] = {}
 
-    def add(self, line: bytes, rec: EpisodeRecord) -> None:
+    def add(self, line: bytes, parsed: _Parsed) -> None:
         head = line[:_HEAD]
         bucket = self._by_head.get(head)
         if bucket is None:
-            self._by_head[head] = [(line, rec)]
+            self._by_head[head] = [(line, parsed)]
         elif isinstance(bucket, dict):
-            bucket.setdefault(line, rec)
+            bucket.setdefault(line, parsed)
         elif len(bucket) < _BUCKET:
-            bucket.append((line, rec))
+            bucket.append((line, parsed))
         else:
-            whole: dict[bytes, EpisodeRecord] = {}
+            whole: dict[bytes, _Parsed] = {}
             for known, first in bucket:
                 whole.setdefault(known, first)
-            whole.setdefault(line, rec)
+            whole.setdefault(line, parsed)
             self._by_head[head] = whole
 
-    def get(self, raw: bytes) -> EpisodeRecord | None:
-        """The first record added whose bytes equal `raw`."""
+    def get(self, raw: bytes) -> _Parsed | None:
+        """The first (record, episode id) added whose line's bytes equal `raw`."""
         bucket = self._by_head.get(raw[:_HEAD])
         if bucket is None:
             return None
         if isinstance(bucket, dict):
             return bucket.get(raw)
-        for line, rec in bucket:
+        for line, parsed in bucket:
             if line == raw:
-                return rec
+                return parsed
         return None
 
 
@@ -510,11 +512,15 @@ def _result_file(
     if raw is None:
         return ResultFile(rel, None, readable=False)
     same = by_bytes.get(raw.strip(_JSON_WS))
-    data = same.data if same is not None else reader.parse_object(raw, rel)
-    if data is None:
-        return ResultFile(rel, None, readable=False)
-    eid = _get(data, "episode", "id")
-    eid = eid if isinstance(eid, str) else None
+    if same is not None:
+        data, eid = same[0].data, same[1]  # the record's object and id, as parsed
+    else:
+        data = reader.parse_object(raw, rel)
+        if data is None:
+            return ResultFile(rel, None, readable=False)
+        found = _get(data, "episode", "id")
+        eid = found if isinstance(found, str) else None
+    assert data is not None
     match = first_by_id.get(eid) if eid is not None else None
     if match is None:
         return ResultFile(rel, eid, readable=True, matched_line=None, differing_keys=())
@@ -676,9 +682,9 @@ def _read_jsonl(
             reader.hook.reset()
         parsed = _parse_lines(reader, lines, batch=False)
         assert parsed is not None
-    for rec, line, _ in parsed:
+    for rec, line, eid in parsed:
         if rec.data is not None:
-            by_bytes.add(line.strip(_JSON_WS), rec)
+            by_bytes.add(line.strip(_JSON_WS), (rec, eid))
     return [rec for rec, _, _ in parsed], [eid for _, _, eid in parsed]
 
 
