@@ -87,13 +87,34 @@ print(f"{t1 - t0:.3f} {t2 - t1:.3f} {t3 - t2:.3f} {t4 - t3:.3f} {t5 - t4:.3f}")
 """
 NOTES = """\
 The ratio budget was quoted here as 3x until 2026-12-01; DESIGN.md says every read-only command
-within 2x the floor, and `check` is over it: 2.38x on 2026-11-29, 2.25-2.38x on 2026-12-01
-(unchanged by that day's work). What stands above the floor, per the phases row: the audit (about
-0.6x the floor on its own), evalview's imports (about 0.3x: the session, the readers and the audit's
-checks) and the loader's work beyond parsing (one open, read and compare per result file, the
-records). The JSON lines themselves parse at the floor's speed (a bulk parse of every line in one
-call was tried and was no faster). Getting under 2x needs the audit about half as costly; not done.
-The other read-only commands are further off (bench_commands.py: `psr --json` about 3.6x).
+within 2x the floor. `check` was at 2.04-2.33x on 2026-12-02 (morning) and is under 2x since that
+day's afternoon (issue 25). Measured against the code before (interleaved A/B, fresh processes,
+13-15 rounds, the same machine and hour): `check` 0.573 -> 0.527 CPU-s from the loader changes,
+and to 0.84x of the morning's CPU with all of them; the audit alone (what is left after reading)
+0.15 -> 0.04 CPU-s. What changed (same findings, in the same order: tests/audit, tests/load,
+tests/samples/test_loader_fast_paths.py, tests/golden, tests/contract):
+
+- the audit's per-record checks (EV301-EV316) and the summary's tally run as each line of
+  episodes.jsonl is parsed, while the record is still in the CPU cache (`ReadOptions.on_record`,
+  `audit.checks.episodes.RecordChecks`, `summary.Tallying`); the same walk after reading found
+  every record in memory again: load +0.057, audit -0.082 CPU-s (12 fresh processes each), and
+  the tally's walk -0.01 more. The app's deferred audit (paint first) walks the records as before;
+- the duplicate-key check dumps 256 records at a time: one 25 MB `orjson.dumps` cost a fresh
+  process its buffer growth and page faults (0.04-0.07 s against 0.03 s); one colon count over
+  episodes.jsonl instead of one per line;
+- a result file is matched to its line by a 192-byte head (then compared whole), not by hashing
+  every 2.5 KB line and file; its episode id comes from the line as parsed;
+- result files are stat'ed and opened relative to an open episodes/ (fstatat, openat: no walk of
+  the run's whole path per file, 4 % of that phase);
+- the usual run passes check_identity_and_order, check_result_files and check_result_dir_names
+  with whole-list operations (sets, one regular-expression match over all names) before any walk
+  that would build a finding.
+
+Tried and dropped: a column screen of all records with C-level builtins (map, zip, set) instead
+of the per-record checks (0.09-0.11 s against the 0.08 s it replaced: each element operation
+costs about as much as the bytecode it saves); pydantic-core validating all records at once
+(0.07-0.10 s, plus 39 ms to import); reading the result files in a forked child while this process
+parses episodes.jsonl (pickling 24 MB back cost what it saved).
 
 What brought `check` from 0.82 s (3.5x) to about 0.55 s (same findings, in the same order:
 tests/audit, tests/load, tests/cli/test_check*.py, and a one-off comparison of the loaded Run and
