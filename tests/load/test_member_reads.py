@@ -6,12 +6,15 @@ check's reused padding serialises as the padding built anew."""
 from __future__ import annotations
 
 import io
+import json
 import struct
 import zipfile
 from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evalview.load.inspect_ai import container as C
 from evalview.load.safe_json import MAX_DEPTH, pad_depth, padded_dumps, parse_strict
@@ -119,3 +122,67 @@ def test_parse_strict_never_builds_the_padding(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(sj, "pad_depth", built)
     assert parse_strict(b'{"a": [1, {"b": 2}]}') == ({"a": [1, {"b": 2}]}, None)
     assert parse_strict(b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1))[1] is not None
+
+
+# -- parse_lenient: orjson first, the stdlib decoder for what orjson reads otherwise ----------
+
+_LEAF = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70),
+    st.sampled_from([2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**18, 10**19, 0, -0.0]),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12),
+    st.sampled_from(["\ud800", "x\udfffy", "\u2028", "\x00", "😀", "a\\u0041"]),
+)
+_VALUE = st.recursive(
+    _LEAF,
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.text(max_size=4), inner, max_size=4)),
+    max_leaves=20,
+)
+
+
+def _typed(value: object) -> object:
+    """A comparable form: every value with its type, NaN as a marker (NaN != NaN)."""
+    if isinstance(value, dict):
+        return ("dict", [(k, _typed(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("list", [_typed(v) for v in value])
+    if isinstance(value, float) and value != value:
+        return ("float", "NaN")
+    if isinstance(value, float):
+        return ("float", repr(value))
+    return (type(value).__name__, value)
+
+
+def _both(raw: bytes) -> None:
+    from evalview.load.safe_json import _parse_lenient_stdlib, parse_lenient
+
+    value, repeated, problem = parse_lenient(raw, first_line=3)
+    want, want_repeated, want_problem = _parse_lenient_stdlib(raw, first_line=3)
+    assert (_typed(value), repeated, problem) == (_typed(want), want_repeated, want_problem)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_VALUE, st.sampled_from(["plain", "ascii", "dup", "deep", "bom", "tail", "bad-utf8"]))
+def test_parse_lenient_reads_what_the_stdlib_decoder_reads(value: object, how: str) -> None:
+    text = json.dumps(value, ensure_ascii=how == "ascii")  # NaN and Infinity as Python writes
+    raw = text.encode("utf-8", "surrogatepass")  # a lone surrogate: bytes that are not UTF-8
+    if how == "dup" and raw.startswith(b"{") and len(raw) > 2:
+        raw = b'{"k": 1, "k": [2], ' + raw[1:]
+    elif how == "deep":
+        raw = b"[" * 130 + raw + b"]" * 130
+    elif how == "bom":
+        raw = b"\xef\xbb\xbf" + raw
+    elif how == "tail":
+        raw += b" x"
+    elif how == "bad-utf8":
+        raw = raw + b" \xff"
+    _both(raw)
+
+
+@pytest.mark.parametrize("raw", [
+    b'{"a": 1}', b'{"a": NaN}', b'[1e400]', b'[18446744073709551616]', b'[9223372036854775808]',
+    b'[123456789012345678]', b'["1234567890123456789"]', b'{"a": 1, "a": 2}', b'"\\ud800"',
+    b'"\\ud83d\\ude00"', b"", b" ", b"[1] [2]", b"[" * 129 + b"]" * 129, b"7" * 5000,
+])
+def test_parse_lenient_at_its_edges(raw: bytes) -> None:
+    _both(raw)

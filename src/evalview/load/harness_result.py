@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES, MAX_NAME
 from evalview.load.errors import InputError
 from evalview.load.reader import Reading, ReadOptions
-from evalview.load.safe_json import JsonProblem, parse_lenient, wide_ints
+from evalview.load.safe_json import NINETEEN_DIGITS, JsonProblem, parse_lenient, wide_ints
 from evalview.load.source import Source
 from evalview.model.harness_file import HarnessFile, SchemaProblem
 from evalview.model.harness_plain import BenchmarkResult, from_model, validate
@@ -46,11 +45,6 @@ def sniff(raw: bytes) -> bool:
     return all(f'"{k}"'.encode() in raw for k in SIGNATURE)
 
 
-#: A run of 19 digits: an integer literal without one has at most 18 digits, so it fits 64 bits
-#: and orjson reads it as the int json.loads reads (orjson reads a wider one as a float).
-_NINETEEN_DIGITS = re.compile(rb"[0-9]{19}")
-
-
 def read_harness_bytes(
     path: Path, raw: bytes, strict: tuple[Any, JsonProblem | None] | None = None
 ) -> HarnessFile | None:
@@ -71,7 +65,7 @@ def read_harness_bytes(
             f"{path}: {len(raw):,} bytes, over the {MAX_BYTES // (1024 * 1024)} MiB bound of a "
             "results JSON. Pass the harness's <name>.json, not a concatenation of runs."
         )
-    if strict is not None and strict[1] is None and not _NINETEEN_DIGITS.search(raw):
+    if strict is not None and strict[1] is None and not NINETEEN_DIGITS.search(raw):
         return _harness_file(path, raw, strict[0], [], strictly=True)
     doc, duplicates, problem = parse_lenient(raw)
     if problem is not None:
