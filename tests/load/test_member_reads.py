@@ -186,3 +186,13 @@ def test_parse_lenient_reads_what_the_stdlib_decoder_reads(value: object, how: s
 ])
 def test_parse_lenient_at_its_edges(raw: bytes) -> None:
     _both(raw)
+
+
+@pytest.mark.parametrize("n", [1, 18, 19, 25])
+def test_digit_run_finds_a_run_of_digits_anywhere(n: int) -> None:
+    from evalview.load.safe_json import digit_run
+
+    runs = (b"7" * n, b'{"a": -' + b"9" * n + b"}", b'"x' + b"0" * n + b'y"', b"1.5e" + b"3" * n)
+    for raw in runs:
+        assert digit_run(raw) == (n >= 19), raw
+    assert not digit_run(b"1234567890.123456789 " * 3)

@@ -18,7 +18,7 @@ from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES, MAX_NAME
 from evalview.load.errors import InputError
 from evalview.load.reader import Reading, ReadOptions
-from evalview.load.safe_json import NINETEEN_DIGITS, JsonProblem, parse_lenient, wide_ints
+from evalview.load.safe_json import JsonProblem, digit_run, parse_lenient, wide_ints
 from evalview.load.source import Source
 from evalview.model.harness_file import HarnessFile, SchemaProblem
 from evalview.model.harness_plain import BenchmarkResult, from_model, validate
@@ -65,7 +65,7 @@ def read_harness_bytes(
             f"{path}: {len(raw):,} bytes, over the {MAX_BYTES // (1024 * 1024)} MiB bound of a "
             "results JSON. Pass the harness's <name>.json, not a concatenation of runs."
         )
-    if strict is not None and strict[1] is None and not NINETEEN_DIGITS.search(raw):
+    if strict is not None and strict[1] is None and not digit_run(raw):
         return _harness_file(path, raw, strict[0], [], strictly=True)
     doc, duplicates, problem = parse_lenient(raw)
     if problem is not None:

@@ -88,14 +88,21 @@ def parse_strict(raw: bytes, *, first_line: int = 1) -> tuple[Any, JsonProblem |
 
     `first_line` offsets reported lines, for a document that is one line of a larger file.
     """
+    value, problem, _ = _strict(raw, first_line)
+    return value, problem
+
+
+def _strict(raw: bytes, first_line: int) -> tuple[Any, JsonProblem | None, bytes]:
+    """`parse_strict`, and orjson's serialisation of the value (padded; b"" on a problem)."""
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        return None, _classify(raw, exc, first_line)
+        return None, _classify(raw, exc, first_line), b""
     try:
-        colons = padded_dumps(value).count(b":")
+        dumped = padded_dumps(value)
     except TypeError:
-        return None, too_deep(raw, first_line)
+        return None, too_deep(raw, first_line), b""
+    colons = dumped.count(b":")
     if b"\\u" in raw:
         key = _find_duplicate(raw)
     elif raw.count(b":") != colons:
@@ -108,14 +115,24 @@ def parse_strict(raw: bytes, *, first_line: int = 1) -> tuple[Any, JsonProblem |
             "duplicate-key",
             f"the key {key!r} appears twice in one object",
             None if line is None else line + first_line - 1,
-        )
-    return value, None
+        ), b""
+    return value, None, dumped
 
 
-#: A run of 19 digits. Without one, every integer in a document has at most 18 digits, so it
-#: fits 64 bits and orjson reads it as the int json.loads reads (a wider one orjson reads as a
-#: float); every other value of a strict document the two read alike.
-NINETEEN_DIGITS = re.compile(rb"[0-9]{19}")
+_DIGITS_AS_ZERO = bytes.maketrans(b"0123456789", b"0000000000")
+
+
+def digit_run(raw: bytes, n: int = 19) -> bool:
+    """True when `raw` holds `n` digits in a row. Without 19, every integer in a document has at
+    most 18 digits, so it fits 64 bits. (A translation and a search: the regex `[0-9]{19}`
+    starts again at every digit of every number, and took longer than parsing the document.)"""
+    return b"0" * n in raw.translate(_DIGITS_AS_ZERO)
+
+
+#: orjson reads an integer outside [-2**63, 2**64) as a float, which it writes back with an
+#: exponent of 18 or more; json.loads reads it as an int. No such exponent in orjson's
+#: serialisation of a value: no integer was read as a float.
+_WIDE_EXPONENT = re.compile(rb"e\+(?:1[89]|[2-9][0-9]|[1-9][0-9][0-9])")
 
 
 def parse_lenient(raw: bytes, *, first_line: int = 1) -> tuple[Any, list[str], JsonProblem | None]:
@@ -124,15 +141,14 @@ def parse_lenient(raw: bytes, *, first_line: int = 1) -> tuple[Any, list[str], J
     is not UTF-8, a BOM, nesting deeper than MAX_DEPTH or no JSON at all is a problem, never an
     exception. (value, repeated keys, None) or (None, repeated keys, problem).
 
-    A document `parse_strict` takes (no NaN, no repeated key, within the depth) with no integer
-    wide enough to read differently is its value: the same value, found at orjson's speed (the
-    stdlib decoder and the depth walk were five times the floor of an lm-eval samples file).
-    Any other goes to the stdlib decoder (`_parse_lenient_stdlib`).
+    A document `parse_strict` takes (no NaN, no repeated key, within the depth) in which orjson
+    read no integer as a float is its value: the same value, found at orjson's speed (the stdlib
+    decoder and the depth walk were five times the floor of an lm-eval samples file). Any other
+    goes to the stdlib decoder (`_parse_lenient_stdlib`).
     """
-    if not NINETEEN_DIGITS.search(raw):
-        value, problem = parse_strict(raw, first_line=first_line)
-        if problem is None:
-            return value, [], None
+    value, problem, dumped = _strict(raw, first_line)
+    if problem is None and (b"e+" not in dumped or not _WIDE_EXPONENT.search(dumped)):
+        return value, [], None
     return _parse_lenient_stdlib(raw, first_line=first_line)
 
 
