@@ -106,7 +106,7 @@ def generate(dest: Path, docs: int = 250) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {}
     sizes: dict[str, int] = {}
-    for group, subjects in GROUPS.items():
+    for subjects in GROUPS.values():
         for subject in subjects:
             task = f"mmlu_{subject}"
             skill = rng.uniform(0.3, 0.8)
