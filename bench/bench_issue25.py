@@ -10,6 +10,7 @@ slows a command and its floor alike; medians over `--repeat` rounds of wall cloc
 - `score` of a read it refuses / `score --bootstrap 0` of it (1.0: no bootstrap computed);
 - `table` of a folder of 50 reads / `check` of the same folder (both `-j 1`);
 - LeRobot `check` (2,000 episodes) / parsing the file; harness `check` / parsing the file;
+  lm-eval `check` of a 5,000-document `--log_samples` output / parsing it (bench_lm_eval.py);
 - `export` / `check` of the 10,000-episode run;
 - `check DIR -j 2` / `-j 1` on 200 reads (wall; and the CPU split: parent vs workers).
 
@@ -30,6 +31,9 @@ import tempfile
 from pathlib import Path
 
 from bench_check import DEFAULT_RUN, PARSE_FLOOR, Sample, machine, measure
+from bench_lm_eval import FLOOR as LM_EVAL_FLOOR
+from bench_lm_eval import TS as LM_EVAL_TS
+from bench_lm_eval import generate as generate_lm_eval
 from userenv import as_a_user
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -39,6 +43,7 @@ FOLDER_50 = OUT / "folder-50x1200"
 FOLDER_200 = OUT / "folder-200x240"
 LEROBOT = OUT / "lerobot-40x50.json"
 HARNESS = BENCH_DIR.parent / "sample_runs" / "harness" / "gpu-calc-hard-equal-update-3seeds.json"
+LM_EVAL = OUT / "lm-eval-20x250"
 
 FILE_FLOOR = r"""
 import sys, orjson
@@ -90,6 +95,8 @@ def inputs() -> None:
         doc = multi_task_info(rates, difficulty, run_dir="/home/me/outputs/eval/b",
                               newer_keys=True, rng=rng)
         LEROBOT.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    if not (LM_EVAL / f"results_{LM_EVAL_TS}.json").exists():
+        generate_lm_eval(LM_EVAL)
 
 
 def commands(ev: list[str], out_dir: Path) -> dict[str, list[str]]:
@@ -110,6 +117,8 @@ def commands(ev: list[str], out_dir: Path) -> dict[str, list[str]]:
         "lerobot check": [*ev, "check", str(LEROBOT), "--json"],
         "harness floor": [*py, FILE_FLOOR, str(HARNESS)],
         "harness check": [*ev, "check", str(HARNESS), "--json"],
+        "lm-eval floor": [*py, LM_EVAL_FLOOR, str(LM_EVAL / f"results_{LM_EVAL_TS}.json")],
+        "lm-eval check": [*ev, "check", str(LM_EVAL / f"results_{LM_EVAL_TS}.json"), "--json"],
         "check DIR200 -j 1": [*ev, "check", str(FOLDER_200), "--json", "-j", "1"],
         "check DIR200 -j 2": [*ev, "check", str(FOLDER_200), "--json", "-j", "2"],
     }
@@ -126,6 +135,8 @@ RATIOS = [
      "<= 1.5x"),
     ("LeRobot `check` (2,000 episodes) / its floor", "lerobot check", "lerobot floor", "<= 2x"),
     ("harness `check` / its floor", "harness check", "harness floor", "<= 2x"),
+    ("lm-eval `check` (5,000 documents) / its floor", "lm-eval check", "lm-eval floor",
+     "<= 2x"),
     ("`export` / `check`", "export", "check", "<= 2.5x"),
 ]
 

@@ -28,7 +28,6 @@ from evalview.fmt import STAGES as _STAGES
 from evalview.fmt import fixed
 from evalview.load import InputError, ReadOptions, Source, read_input, select_run
 from evalview.model.address import Address
-from evalview.model.run import Run
 
 if TYPE_CHECKING:
     from evalview.compare.contrast import Contrast
@@ -36,6 +35,7 @@ if TYPE_CHECKING:
     from evalview.harness.score import HarnessScore
     from evalview.load.reader import Reading, RecordHook
     from evalview.model.harness_file import HarnessFile
+    from evalview.model.run import Run
     from evalview.psr import CheckpointReport, PsrOptions, RunPsrReport
     from evalview.stats import BenchmarkDeclaration, Scorecard
 

@@ -13,29 +13,43 @@ import re
 from dataclasses import asdict, is_dataclass
 from datetime import date
 from enum import Enum
+from functools import cache
 from typing import Any
 
 #: C0 controls show as their Unicode control pictures (␛ for ESC, ␊ for a newline); DEL as ␡.
 _PICTURES = {c: 0x2400 + c for c in range(0x20)} | {0x7F: 0x2421}
 #: C1 controls, bidirectional overrides/isolates/marks, separators and other invisible format
 #: characters that reorder or hide text: one replacement character each.
-_HIDDEN = [
-    *range(0x80, 0xA0),
-    0x061C,
-    *range(0x200B, 0x2010),
-    0x2028,
-    0x2029,
-    *range(0x202A, 0x202F),
-    *range(0x2060, 0x2070),
-    0xFEFF,
+_HIDDEN = (
+    range(0x80, 0xA0),
+    (0x061C,),
+    range(0x200B, 0x2010),
+    (0x2028, 0x2029),
+    range(0x202A, 0x202F),
+    range(0x2060, 0x2070),
+    (0xFEFF,),
     # lone surrogates: a file name whose bytes are not UTF-8 reaches Python as these, and no
     # terminal, UTF-8 file or JSON document can hold them
-    *range(0xD800, 0xE000),
-]
-_TABLE = _PICTURES | dict.fromkeys(_HIDDEN, 0xFFFD)
+    range(0xD800, 0xE000),
+)
 #: Any character `clean` replaces; public because the export drops the same set
 #: (report/sanitize.py), so what a display shows and what is published cannot drift apart.
+#: Built on first use (module `__getattr__`), with `clean`'s table: `--json` output never
+#: needs either, and the 2,100-entry table and its pattern cost ~0.5 ms of every start-up.
 UNSAFE_CHARS: re.Pattern[str]
+
+
+@cache
+def _unsafe() -> tuple[dict[int, int], re.Pattern[str]]:
+    """`clean`'s translation table and the pattern of the characters it replaces."""
+    table = _PICTURES | dict.fromkeys((c for run in _HIDDEN for c in run), 0xFFFD)
+    return table, re.compile("[" + _ranges(sorted(table)) + "]")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "UNSAFE_CHARS":
+        return _unsafe()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _ranges(codes: list[int]) -> str:
@@ -53,14 +67,12 @@ def _ranges(codes: list[int]) -> str:
     )
 
 
-UNSAFE_CHARS = re.compile("[" + _ranges(sorted(_TABLE)) + "]")
-
-
 def clean(value: object) -> str:
     """`str(value)` with every control or invisible format character made visible, one
     character for one (so offsets into the string stay valid)."""
     text = str(value)
-    return text.translate(_TABLE) if UNSAFE_CHARS.search(text) else text
+    table, unsafe = _unsafe()
+    return text.translate(table) if unsafe.search(text) else text
 
 
 #: DEL and the UTF-8 form of every character `_HIDDEN` lists (C1 controls, U+061C,

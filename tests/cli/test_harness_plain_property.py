@@ -169,3 +169,63 @@ def test_a_valid_harness_check_never_imports_pydantic() -> None:
                           capture_output=True, text=True, env=env, check=False)
     assert "PYDANTIC False" in done.stderr, done.stderr[-2000:]
     assert json.loads(done.stdout)["findings"] is not None
+
+
+def _read_raw(raw: bytes, *, strict: bool) -> Any:
+    """Everything the reader keeps of `raw`, given the detection's strict parse or not."""
+    from evalview.load.safe_json import parse_strict
+
+    try:
+        hf = harness_result.read_harness_bytes(
+            Path("in.json"), raw, parse_strict(raw) if strict else None)
+    except InputError as e:
+        return ("InputError", str(e))
+    return None if hf is None else _plain(hf)
+
+
+def _same_given_the_strict_parse(doc: Any) -> None:
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 10_000))
+    try:
+        raw = json.dumps(doc, indent=2).encode()
+    finally:
+        sys.setrecursionlimit(old)
+    assert _read_raw(raw, strict=True) == _read_raw(raw, strict=False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mutations())
+def test_the_strict_parse_reads_a_mutated_file_as_the_lenient_one_does(m: dict[str, Any]) -> None:
+    """The reader takes the detection's strict (orjson) parse instead of parsing again: what it
+    reads is the same, integers past 64 bits, NaN, repeated keys and deep nesting included."""
+    _same_given_the_strict_parse(_mutate(_shipped(), m))
+
+
+def test_the_strict_parse_reads_integers_at_the_64_bit_edges_as_the_lenient_one_does() -> None:
+    # orjson reads an integer past 64 bits (unsigned) as a float; json.loads as an int
+    for value in (2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63), -(2**63) - 1, 10**18 - 1, 10**18,
+                  10**30, 123456789012345678, 1.2345678901234567e-05):
+        for field in ("optimizer_steps", "success_rate", "seed"):
+            doc = _shipped(3)
+            doc["arms"][1][field] = value
+            _same_given_the_strict_parse(doc)
+        doc = _shipped(3)
+        doc["task_schedule_digest"] = f"sha {value}"
+        _same_given_the_strict_parse(doc)
+    doc = _shipped(3)
+    doc["arms"].append(dict(doc["arms"][0]))  # a repeated key in raw text: built by hand below
+    raw = json.dumps(doc, indent=2).encode().replace(b'"notes":', b'"notes": "x", "notes":', 1)
+    assert _read_raw(raw, strict=True) == _read_raw(raw, strict=False)
+
+
+def test_a_strict_harness_file_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check` of the shipped (strict JSON) harness file reuses the detection's parse: the
+    lenient parse, which would read the 75 KB again, is never called."""
+    from evalview.cli import main
+
+    def no_second_parse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("parsed twice")
+
+    monkeypatch.setattr(harness_result, "parse_lenient", no_second_parse)
+    monkeypatch.setattr(sys, "argv", ["pytest"])  # in-process: never the `evalview` command
+    assert main(["check", str(SOURCE), "--json"]) in (0, 1)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from evalview.audit.registry import CHECKS, RULES, Rule
 from evalview.findings import Finding, sort_findings
-from evalview.model.run import Run
+
+if TYPE_CHECKING:
+    from evalview.model.run import Run
 
 __all__ = ["RULES", "Rule", "audit"]
 

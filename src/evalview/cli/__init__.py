@@ -89,14 +89,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _MetavarCheck(argparse.RawDescriptionHelpFormatter):
+    """The formatter a parser makes while its arguments are added: argparse builds one per
+    `add_argument` only to check the metavar, never to lay out text, and the base class asks
+    the terminal's width for it through `shutil`, whose import (with bz2, lzma and zlib) was
+    ~1.5 ms of every command's start-up. Given a width, it asks nothing; the parser is handed
+    its real formatter once built (`command_parser`), so help and usage errors are unchanged."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, 80 if width is None else width)
+
+
 def command_parser(name: str) -> argparse.ArgumentParser:
     """The parser of one subcommand on its own: a wrong option or an extra argument then
     prints `evalview NAME`'s usage, not the whole program's (argparse hands a subparser's
     leftovers to the top-level parser, whose usage says nothing about NAME). Only NAME's module
     is imported: `check --json` loads no rich."""
     mod = _module(name)
-    parser = argparse.ArgumentParser(prog=f"evalview {name}", **_texts(mod))
+    texts = _texts(mod)
+    parser = argparse.ArgumentParser(
+        prog=f"evalview {name}", **{**texts, "formatter_class": _MetavarCheck}
+    )
     mod.add_arguments(parser)
+    parser.formatter_class = texts["formatter_class"]
     parser.set_defaults(command=name)
     return parser
 

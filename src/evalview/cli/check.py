@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
@@ -84,6 +85,10 @@ def _jobs(text: str) -> int:
 
 
 def _is_folder(path: str) -> bool:
+    """A folder of reads. A file is never one: it is told so without importing the folder scan
+    (`evalview.folder`), which a file's `check` has no use for."""
+    if not os.path.isdir(path):
+        return False
     from evalview.folder import is_folder
 
     return is_folder(Path(path))

@@ -18,7 +18,7 @@ from evalview.load import builtin
 from evalview.load.bounds import MAX_BYTES, MAX_NAME
 from evalview.load.errors import InputError
 from evalview.load.reader import Reading, ReadOptions
-from evalview.load.safe_json import parse_lenient, wide_ints
+from evalview.load.safe_json import JsonProblem, digit_run, parse_lenient, wide_ints
 from evalview.load.source import Source
 from evalview.model.harness_file import HarnessFile, SchemaProblem
 from evalview.model.harness_plain import BenchmarkResult, from_model, validate
@@ -45,8 +45,15 @@ def sniff(raw: bytes) -> bool:
     return all(f'"{k}"'.encode() in raw for k in SIGNATURE)
 
 
-def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
+def read_harness_bytes(
+    path: Path, raw: bytes, strict: tuple[Any, JsonProblem | None] | None = None
+) -> HarnessFile | None:
     """A HarnessFile when `raw` is a harness result, None when it is some other format.
+
+    `strict`: `parse_strict(raw)` when the caller has it (the detection's cached parse). When
+    it took the file and no integer literal is wide enough to read differently, its value is
+    the lenient parse's, with no repeated key, NaN, infinity or integer past 64 bits to look for
+    (strict JSON has none), so the second parse and its three walks are skipped.
 
     Raises InputError only when the content cannot be parsed as JSON at all although it
     carries the signature (so the user learns it is a broken harness file, not a wrong path).
@@ -58,6 +65,8 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
             f"{path}: {len(raw):,} bytes, over the {MAX_BYTES // (1024 * 1024)} MiB bound of a "
             "results JSON. Pass the harness's <name>.json, not a concatenation of runs."
         )
+    if strict is not None and strict[1] is None and not digit_run(raw):
+        return _harness_file(path, raw, strict[0], [], strictly=True)
     doc, duplicates, problem = parse_lenient(raw)
     if problem is not None:
         at = f":{problem.line}" if problem.line is not None else ""
@@ -67,14 +76,23 @@ def read_harness_bytes(path: Path, raw: bytes) -> HarnessFile | None:
             f"schema_version, arms) but {what} ({problem.detail}); it was not read. Re-write "
             "it with the harness, or restore it from where it was published."
         )
+    return _harness_file(path, raw, doc, duplicates, strictly=False)
+
+
+def _harness_file(
+    path: Path, raw: bytes, doc: Any, duplicates: list[str], *, strictly: bool
+) -> HarnessFile | None:
+    """The HarnessFile of the parsed `doc` (None when it is not a harness result). `strictly`:
+    `doc` is a strict parse with no integer past 64 bits (`read_harness_bytes`)."""
     if not looks_like_harness(doc):
         return None
     assert isinstance(doc, dict)
     text = raw.decode("utf-8")
-    nonfinite = sorted(_nonfinite_paths(doc, ""))
+    nonfinite = [] if strictly else sorted(_nonfinite_paths(doc, ""))
     # Never handed to the model: nothing may compute with an integer past 64 bits, nor key
     # reads by a name of megabytes (EV801 at each place, the first _SHOWN of each).
-    out_of_bounds = ([_wide_problem(doc, text, w) for w in wide_ints(doc)]
+    wide = [] if strictly else wide_ints(doc)
+    out_of_bounds = ([_wide_problem(doc, text, w) for w in wide]
                      + [_long_problem(doc, text, loc) for loc in _long_names(doc)])
     if out_of_bounds:
         shown = out_of_bounds[:_SHOWN]
@@ -165,7 +183,7 @@ def _detect(source: Source) -> bool:
 
 
 def _read(source: Source, options: ReadOptions) -> Reading:
-    hf = read_harness_bytes(source.path, source.raw)
+    hf = read_harness_bytes(source.path, source.raw, source.parsed)
     if hf is None:
         raise InputError(
             f"{source.path}: names miniverl_version, schema_version and arms but is not a "

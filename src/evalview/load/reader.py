@@ -30,10 +30,13 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from evalview.load.source import Source
-from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
+from evalview.model import DEFAULT_MESSAGE_KEY
+
+if TYPE_CHECKING:
+    from evalview.model.run import Run
 
 __all__ = [
     "Holds",

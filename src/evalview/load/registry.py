@@ -20,10 +20,11 @@ from evalview.load.builtin import BUILTIN
 from evalview.load.errors import InputError, NotARead
 from evalview.load.reader import Holds, OnRead, Reader, Reading, ReadOptions
 from evalview.load.source import Source
-from evalview.model.run import DEFAULT_MESSAGE_KEY, Run
+from evalview.model import DEFAULT_MESSAGE_KEY
 
 if TYPE_CHECKING:
     from evalview.load.closed_run import Progress
+    from evalview.model.run import Run
 
 __all__ = [
     "CANDIDATE_SUFFIXES",

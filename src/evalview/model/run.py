@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from evalview.findings import Finding
+from evalview.model import DEFAULT_MESSAGE_KEY as _DEFAULT_MESSAGE_KEY
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,7 +47,7 @@ USAGE_FIELDS = (
 )
 
 #: Where a closed run's verifier message lives by default (`metrics.message`).
-DEFAULT_MESSAGE_KEY = "message"
+DEFAULT_MESSAGE_KEY = _DEFAULT_MESSAGE_KEY
 
 #: The name of the reader that read it (`Reader.name` in `evalview.load`): what the format can
 #: honestly say (partial credit, export label) is that reader's declaration, looked up by name.

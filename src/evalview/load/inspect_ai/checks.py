@@ -468,6 +468,8 @@ def _reductions(ctx: Context) -> Iterator[Finding]:
 
 
 def _same_value(a: Any, b: Any) -> bool:
+    if type(a) is type(b) and a == b:  # the usual answer (a summary repeats its sample), at once:
+        return True  # NaN is never equal to itself, and equal values convert equally
     if V.is_unscored(a) or V.is_unscored(b):
         return V.is_unscored(a) and V.is_unscored(b)
     if isinstance(a, dict | list) or isinstance(b, dict | list):

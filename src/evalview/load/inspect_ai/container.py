@@ -53,6 +53,9 @@ MAX_TOTAL_BYTES = 1024 * 1024 * 1024
 MAX_RATIO = 200
 _RATIO_FLOOR = 1024 * 1024
 
+#: Flag bits zipfile refuses or needs a password for (encrypted, patched, strong encryption).
+_UNREAD_FLAGS = 0x1 | 0x20 | 0x40
+
 _SAMPLE_NAME = re.compile(r"^samples/(?P<id>.+)_epoch_(?P<epoch>\d+)\.json$")
 
 
@@ -199,6 +202,9 @@ class _Zip:
         info = self.last[name]
         if info.compress_type == ZIP_ZSTANDARD:
             return self._zstd(info)
+        data = self._plain(info)
+        if data is not None:
+            return data
         try:
             with self.zf.open(info) as f:
                 data = f.read(info.file_size + 1)
@@ -211,6 +217,40 @@ class _Zip:
                 f"{self.path}: member {name!r} holds more than the {info.file_size:,} bytes its "
                 "header declares; the log was not read."
             )
+        return data
+
+    def _plain(self, info: zipfile.ZipInfo) -> bytes | None:
+        """A stored or deflated member read straight from the log's bytes, as zipfile reads it
+        (local header, name, flags, at most its declared size, CRC) without zipfile's file
+        object per member, which cost a third of reading a 6,000-member log. None when anything
+        is not as in a sound member: zipfile then reads it, and words what is wrong."""
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) or (
+            info.flag_bits & _UNREAD_FLAGS
+        ):
+            return None
+        raw, off = self.raw, info.header_offset
+        head = raw[off : off + 30]
+        if len(head) < 30 or not head.startswith(ZIP_MAGIC):
+            return None
+        flags = int.from_bytes(head[6:8], "little")
+        n = int.from_bytes(head[26:28], "little")
+        start = off + 30 + n + int.from_bytes(head[28:30], "little")
+        try:
+            name = raw[off + 30 : off + 30 + n].decode("utf-8" if flags & 0x800 else "cp437")
+        except UnicodeDecodeError:
+            return None
+        packed = raw[start : start + info.compress_size]
+        if name != info.orig_filename or len(packed) != info.compress_size:
+            return None
+        if info.compress_type == zipfile.ZIP_STORED:
+            data = packed
+        else:
+            try:
+                data = zlib.decompressobj(-15).decompress(packed, info.file_size + 1)
+            except zlib.error:
+                return None
+        if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
+            return None
         return data
 
     def _zstd(self, info: zipfile.ZipInfo) -> bytes:

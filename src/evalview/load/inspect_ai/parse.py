@@ -319,7 +319,7 @@ def read_sample(
     )
     return SampleFacts(
         id=s.get("id"), key=key, epoch=epoch, where=doc.where,
-        scores={k: v for k, v in scores.items()},
+        scores=scores,
         error=error_type(s.get("error")) if s.get("error") is not None else None,
         limit=limit_type,
         metadata=_scalar_metadata(s.get("metadata")),

@@ -143,13 +143,16 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
     )
     findings = [*spec.findings, *findings, *check_all(ctx)]
     member = log.container == "eval"
-    rows = table_rows(sel, spec.task, lambda r: r.where if member and r.where else file)
+
+    def table() -> Any:
+        return build_table(table_rows(sel, spec.task,
+                                      lambda r: r.where if member and r.where else file))
+
     tv = spec.task_version
-    # `check` never reads the table: built on first use, numpy is not imported for it
+    # `check` never reads the table: built on first use (its rows too), numpy is not imported
     make: type[Run] = LazyTableRun if options is not None and options.lazy_table else Run
     table_fields: dict[str, Any] = (
-        {"make_table": lambda: build_table(rows)} if make is LazyTableRun
-        else {"episodes": build_table(rows)}
+        {"make_table": table} if make is LazyTableRun else {"episodes": table()}
     )
     return make(
         path=path,
@@ -193,13 +196,17 @@ def groupings(sel: Any) -> dict[str, dict[str, str]]:
     values: dict[str, dict[str, str]] = {}
     bad: set[str] = set()
     for r in sel.rows:
-        for k, v in meta.get(r.key, {}).items():
+        sample_meta = meta.get(r.key)
+        if not sample_meta:
+            continue
+        rid = r.id
+        for k, v in sample_meta.items():
             if k in bad:
                 continue
             if isinstance(v, float) and not isinstance(v, bool):
                 bad.add(k)  # a measurement (label_confidence), not a category
                 continue
-            values.setdefault(k, {})[r.id] = str(v).lower() if isinstance(v, bool) else str(v)
+            values.setdefault(k, {})[rid] = str(v).lower() if isinstance(v, bool) else str(v)
     return {
         k: ids for k, ids in sorted(values.items())
         if k not in bad and len(set(ids.values())) <= MAX_GROUPS

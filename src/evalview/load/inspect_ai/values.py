@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import re
-import statistics
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -108,7 +107,15 @@ def _mean(values: list[float]) -> float:
     `statistics.mean` computes by exact fractions."""
     if all(v.is_integer() and abs(v) < 2**53 for v in values):
         return sum(values) / len(values)
+    import statistics  # here: with fractions and random, ~2 ms of every Inspect check's start
+
     return statistics.mean(values)
+
+
+def _median(values: list[float]) -> float:
+    import statistics
+
+    return statistics.median(values)
 
 
 def _count(counter_fn: Callable[[Counter[Any]], Any]) -> Reducer:
@@ -163,7 +170,7 @@ def _at_least(k: int, threshold: float = 1.0) -> Reducer:
 
 _NAMED: dict[str, Reducer] = {
     "mean": _stat(_mean),
-    "median": _stat(statistics.median),
+    "median": _stat(_median),
     "mode": _count(lambda counts: counts.most_common(1)[0][0]),
     "max": _max,
 }

@@ -3,14 +3,17 @@
 orjson and the json module give values, not positions, so one pass of a small tokenizer records,
 for every object and array, the byte offset of each member; a line is then one binary search in
 the offsets of the newlines. lerobot-eval writes with `indent=2`, one list element per line, so
-the line of a success is the line of that episode. The pass is linear and allocation-light: the
-20,000-episode bench file is located in well under the check's budget (docs/performance.md).
+the line of a success is the line of that episode. The pass is linear and allocation-light, and
+made on the first line asked for beyond the document's first: `check` of a file with no finding
+inside it (its two notes are about the whole document, line 1) and no episode table to build
+never makes it (it was 10 times the parse of the 2,000-episode bench file; docs/performance.md).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from functools import cached_property
 from typing import Any
 
 import orjson
@@ -35,14 +38,21 @@ class Locator:
 
     def __init__(self, raw: bytes, first_line: int = 1) -> None:
         self._raw = raw
-        self._newlines = [m.start() for m in _NEWLINE.finditer(raw)]
         self._first_line = first_line
-        #: container path → list of member offsets, dict key → offset, or (start, end) of a
-        #: scalar array's brackets
-        self.members: dict[Path, Any] = {}
-        self._scan(raw)
 
-    def _scan(self, raw: bytes) -> None:
+    @cached_property
+    def _newlines(self) -> list[int]:
+        return [m.start() for m in _NEWLINE.finditer(self._raw)]
+
+    @cached_property
+    def members(self) -> dict[Path, Any]:
+        """Container path → list of member offsets, dict key → offset, or (start, end) of a
+        scalar array's brackets: the pass over the document, made when first asked."""
+        members: dict[Path, Any] = {}
+        self._scan(self._raw, members)
+        return members
+
+    def _scan(self, raw: bytes, members: dict[Path, Any]) -> None:
         # Each frame: [path, members (list of offsets, or dict key → offset), expecting_key, key]
         stack: list[list[Any]] = []
         pos = 0
@@ -79,18 +89,18 @@ class Locator:
                 top[1].append(m.start())
             if c == b"{":
                 frame: list[Any] = [path, {}, True, None]
-                self.members[path] = frame[1]
+                members[path] = frame[1]
                 stack.append(frame)
             elif c == b"[":
                 close = raw.find(b"]", pos)
                 if close >= 0 and not any(
                     raw.find(ch, pos, close) >= 0 for ch in (b"[", b"{", b'"')
                 ):
-                    self.members[path] = (m.start(), close)
+                    members[path] = (m.start(), close)
                     pos = close + 1
                     continue
                 frame = [path, [], False, None]
-                self.members[path] = frame[1]
+                members[path] = frame[1]
                 stack.append(frame)
 
     def _list_members(self, path: Path) -> list[int] | dict[str, int] | None:
@@ -102,6 +112,8 @@ class Locator:
         return members
 
     def line_of_offset(self, offset: int) -> int:
+        if offset == 0:  # the document's start: no newline is before it
+            return self._first_line
         return bisect_left(self._newlines, offset) + self._first_line
 
     def offset(self, path: Path) -> int | None:

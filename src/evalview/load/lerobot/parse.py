@@ -11,7 +11,9 @@ for float noise (`28.000000000000004` is 14/50).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from evalview.findings import Finding
@@ -84,12 +86,23 @@ class TaskRecord:
     max_rewards: list[float] = field(default_factory=list)
     seeds: list[int | None] = field(default_factory=list)
     episode_ix: list[int] = field(default_factory=list)
-    lines: list[int] = field(default_factory=list)
     _stats: TaskStats | None = field(default=None, repr=False)
+    #: finds `lines` when first asked (the episode table): `check` never needs them, and
+    #: finding them is a pass over the whole file (`Locator`)
+    _locate: Callable[[], list[int]] | None = field(default=None, repr=False, compare=False)
+    _lines: list[int] | None = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
         return f"{self.group}/{self.task_id}"
+
+    @property
+    def lines(self) -> list[int]:
+        """The line of each episode (of its success) in the file, 0 where none is known."""
+        if self._lines is None:
+            self._lines = self._locate() if self._locate is not None else []
+            self._locate = None  # and with it the locator, and the file's bytes
+        return self._lines
 
     def stats(self) -> TaskStats:
         """Counts and reward sums, computed once: every level's aggregate is built from them."""
@@ -345,6 +358,7 @@ def _single_env(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
         episodes = []
     seen_ix: dict[int, int] = {}
     seen_seed: dict[int, int] = {}
+    success_paths: list[Path] = []
     for i, ep in enumerate(episodes):
         path: Path = ("per_episode", i)
         if not isinstance(ep, dict):
@@ -388,7 +402,8 @@ def _single_env(doc: dict[str, Any], r: _Reader) -> LeRobotRead:
         )
         task.seeds.append(seed)
         task.episode_ix.append(ix)
-        task.lines.append(r.loc.line((*r.prefix, *path, "success")) or 0)
+        success_paths.append((*r.prefix, *path, "success"))
+    task._locate = partial(_lines_of, r.loc, success_paths)
     agg = doc.get("aggregated")
     recorded = None
     newer = False
@@ -487,10 +502,20 @@ def _read_metrics(task: TaskRecord, metrics: dict[str, Any], path: Path, r: _Rea
     task.max_rewards = r.rewards_of(lists["max_rewards"], n, (*mpath, "max_rewards"), task.name)
     task.episode_ix = list(range(n))
     task.seeds = [None] * n
-    task.lines = r.loc.element_lines((*r.prefix, *mpath, "successes"))
-    if len(task.lines) != n:
-        task.lines = [r.loc.line((*r.prefix, *mpath, "successes")) or 0] * n
+    task._locate = partial(_element_lines, r.loc, (*r.prefix, *mpath, "successes"), n)
     return sum(len(v) for k in _VIDEOS if isinstance(v := metrics.get(k), list))
+
+
+def _lines_of(loc: Locator, paths: list[Path]) -> list[int]:
+    """The line of each value (0 where none is found): one episode record's success each."""
+    return [loc.line(p) or 0 for p in paths]
+
+
+def _element_lines(loc: Locator, path: Path, n: int) -> list[int]:
+    """The line of each of the `n` elements of the list at `path` (a task's successes); the
+    list's own line for each when its elements cannot be told apart."""
+    lines = loc.element_lines(path)
+    return lines if len(lines) == n else [loc.line(path) or 0] * n
 
 
 def _metric_lists(metrics: dict[str, Any], mpath: Path, r: _Reader) -> dict[str, list[Any]]:

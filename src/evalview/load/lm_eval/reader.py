@@ -73,7 +73,7 @@ def _parsed(source: Source) -> tuple[Any, Any]:
 
 
 def _read(source: Source, options: ReadOptions) -> Reading:
-    return Reading(source.path, FORMAT, runs=(NamedRun(None, read_results(source)),))
+    return Reading(source.path, FORMAT, runs=(NamedRun(None, read_results(source, options)),))
 
 
 def read_with_results(name: str, siblings: list[str]) -> bool:
@@ -105,12 +105,14 @@ def samples_files(path: Path, tasks: list[str]) -> dict[str, Path]:
     return found
 
 
-def read_results(source: Source) -> Run:
-    """The `Run` of one results JSON (and its samples files when beside it)."""
+def read_results(source: Source, options: ReadOptions | None = None) -> Run:
+    """The `Run` of one results JSON (and its samples files when beside it). With
+    `options.lazy_table` (`check`) the episode table is built on first use, so never, and numpy
+    is not imported (it was half of the check of a 5,000-document output)."""
     from evalview.load.lm_eval.checks import check_aggregates, check_docs
     from evalview.load.lm_eval.parse import Doc, read_doc
     from evalview.load.lm_eval.parse import read_results as parse_results
-    from evalview.model.run import build_table
+    from evalview.model.run import LazyTableRun, build_table
 
     path = source.path
     file = path.name
@@ -160,7 +162,12 @@ def read_results(source: Source) -> Run:
             f"of {len(res.tasks)} task(s) and group(s); no per-document outcome.", file=file))
     model = res.model_name or _model_from_args(res.model_args) or res.model
     tasks_sorted = sorted(res.tasks)
-    return Run(
+    make: type[Run] = LazyTableRun if options is not None and options.lazy_table else Run
+    table_fields: dict[str, Any] = (
+        {"make_table": lambda: build_table(rows)} if make is LazyTableRun
+        else {"episodes": build_table(rows)}
+    )
+    return make(
         path=path,
         kind=FORMAT,
         identity=Identity(
@@ -174,7 +181,7 @@ def read_results(source: Source) -> Run:
         ),
         protocol=Protocol(),
         schedule=tuple(r["id"] for r in rows),
-        episodes=build_table(rows),
+        **table_fields,
         reading_findings=findings,
         bytes_read=len(source.raw),
         source_format=_describe(res, files),
