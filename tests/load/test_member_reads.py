@@ -196,3 +196,42 @@ def test_digit_run_finds_a_run_of_digits_anywhere(n: int) -> None:
     for raw in runs:
         assert digit_run(raw) == (n >= 19), raw
     assert not digit_run(b"1234567890.123456789 " * 3)
+
+
+def _deflated_log_with_bad_stream(tmp: Path) -> tuple[Path, str]:
+    """The sample log rewritten with deflate, one sample's compressed data made invalid (its
+    first block type 3, which no deflate stream has): zlib raises on it."""
+    src = SAMPLE_RUNS / "inspect" / "os-agent-model-a.eval"
+    with zipfile.ZipFile(src) as zf:
+        members = {info.filename: zf.read(info) for info in zf.infolist()}
+    raw = bytearray(_zip(members))
+    victim = next(name for name in members if name.startswith("samples/"))
+    with zipfile.ZipFile(io.BytesIO(bytes(raw))) as zf:
+        off = zf.getinfo(victim).header_offset
+    n, m = struct.unpack("<HH", raw[off + 26 : off + 30])
+    raw[off + 30 + n + m] = 0xFF  # BFINAL=1, BTYPE=11: "invalid block type"
+    log = tmp / "damaged.eval"
+    log.write_bytes(bytes(raw))
+    return log, victim
+
+
+def test_a_deflated_member_whose_data_is_damaged_is_an_input_error(tmp_path: Path) -> None:
+    log, victim = _deflated_log_with_bad_stream(tmp_path)
+    z = C._Zip(log, log.read_bytes())
+    with pytest.raises(C.InputError, match="cannot be read") as caught:
+        z.read(victim)
+    assert victim in str(caught.value) and str(log) in str(caught.value)
+
+
+def test_check_of_a_log_with_a_damaged_member_names_it_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    log, victim = _deflated_log_with_bad_stream(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "evalview", "check", str(log)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert victim in done.stderr and "cannot be read" in done.stderr

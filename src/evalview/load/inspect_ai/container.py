@@ -208,7 +208,9 @@ class _Zip:
         try:
             with self.zf.open(info) as f:
                 data = f.read(info.file_size + 1)
-        except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError) as exc:
+        except (
+            zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, zlib.error
+        ) as exc:  # zlib.error: a deflated member whose data is damaged
             raise InputError(f"{self.path}: member {name!r} cannot be read ({exc}).") from exc
         except RuntimeError as exc:  # zipfile: an encrypted member
             raise InputError(f"{self.path}: member {name!r} cannot be read ({exc}).") from exc
