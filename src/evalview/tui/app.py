@@ -53,6 +53,13 @@ LOADING_PASSTHROUGH = frozenset({"q", "ctrl+q", "ctrl+c", "escape"})
 #: on to the partial credit and the bootstrap (it is normally a frame).
 VERDICT_PAINT_WAIT = 2.0
 
+#: Descriptions of the workers that take a session. Without one, Textual's `@work` describes a
+#: worker by the repr of its arguments, computed on the UI thread as it starts: the dataclass
+#: repr of a Session is the repr of every record of its run, about 0.4 CPU-s for 10,000
+#: episodes between the run screen's paint and the start of the audit (docs/performance.md).
+WORKER_AUDIT = "audit, partial credit and bootstrap of the open read"
+WORKER_SCORE_ANYWAY = "score the open read with errors as non-successes"
+
 #: Seconds between looks at a watched read's files, and how long they must be still.
 WATCH_INTERVAL = 0.5
 WATCH_SETTLE = 0.5
@@ -436,7 +443,7 @@ class EvalViewApp(App[int]):
             defer_audit=True,
         )
 
-    @work(thread=True, exclusive=True, group="bootstrap")
+    @work(thread=True, exclusive=True, group="bootstrap", description=WORKER_AUDIT)
     def _bootstrap(self, session: Session) -> None:
         """The audit (when the run screen was painted before it), partial credit, then the seed
         bootstrap, started once the run screen has painted (they all hold the GIL)."""
@@ -773,7 +780,7 @@ class EvalViewApp(App[int]):
         )
         self._score_allowing_errors(self.session)
 
-    @work(thread=True, exclusive=True, group="bootstrap")
+    @work(thread=True, exclusive=True, group="bootstrap", description=WORKER_SCORE_ANYWAY)
     def _score_allowing_errors(self, session: Session) -> None:
         from evalview.stats import score_run
 

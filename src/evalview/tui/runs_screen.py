@@ -292,7 +292,8 @@ class RunsScreen(Screen[None]):
 
     # -- loading ---------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="runs-scan")
+    # described, not by the repr of `keep` (Textual's default): every row of the folder
+    @work(thread=True, exclusive=True, group="runs-scan", description="read the folder's reads")
     def _scan(self, keep: dict[tuple[str, str], list[ReadRow]] | None = None) -> None:
         """Discover, then read every entry not in `keep` ((path, kind) -> rows still valid)."""
         from evalview.folder.discover import FolderError, discover
