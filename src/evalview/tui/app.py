@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import threading
 import time
 from pathlib import Path
@@ -20,6 +21,13 @@ from evalview.tui.keygate import KeyGate
 from evalview.tui.loading import LoadingScreen
 from evalview.tui.theme import EVALVIEW_THEME
 from evalview.tui.words import ALLOW_ERRORS_KEY
+
+# numpy's OpenBLAS starts a thread per core when numpy is imported (by the loading worker), and
+# that thread spins for about 0.1 s before it sleeps: CPU on the other core, on the way to the run
+# screen (about 0.15 CPU-s of the 10,000-episode run's, docs/performance.md). evalview calls no
+# BLAS routine (the bootstrap's einsum does not use it), so one thread loses nothing. Set before
+# numpy is imported (tests/tui/test_app_imports.py); a value the user set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Refusals the scorer lifts when told to score errors as non-successes (`allow_errors`).
 ERROR_REFUSALS = ("errored-rollouts", "audit-errors")
