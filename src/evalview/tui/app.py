@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import threading
@@ -13,6 +14,7 @@ from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
@@ -57,6 +59,16 @@ REFUSED_HINT = "Fix the row it names and open it again (`evalview psr PATH` says
 #: must not wait for a 50 MB read, and Escape goes back to the Runs screen (it stops the read).
 LOADING_PASSTHROUGH = frozenset({"q", "ctrl+q", "ctrl+c", "escape"})
 
+#: Keys after which the next key waits until this one's effects are in: the messages it set off,
+#: from the widget that took it up to the app. Enter commits (a filter, the read picked from a
+#: list, a row opened) and moves the following keys elsewhere; dispatched at once, as Textual
+#: does, the keys typed after it reached the old screen before the new one existed.
+SETTLE_AFTER = frozenset({"enter"})
+#: Rounds of waiting per widget (a message a key set off may set off one more), and at most this
+#: many seconds in all: a safety net, never reached unless a handler hangs.
+SETTLE_ROUNDS = 2
+SETTLE_LIMIT = 10.0
+
 #: At most this many seconds the audit worker waits for the verdict to be painted before it goes
 #: on to the partial credit and the bootstrap (it is normally a frame).
 VERDICT_PAINT_WAIT = 2.0
@@ -85,6 +97,21 @@ def _counts_change(old: Session | HarnessSession | None, new: Session | HarnessS
         return now
     before = tally(old.counts)
     return now if now == before else f"{now} (was {before})"
+
+
+async def _drained(node: MessagePump) -> bool:
+    """Wait until `node` has handled every message queued for it so far. False when it is
+    closed, or closes meanwhile (a screen dismissed): nothing more will be handled there."""
+    done = asyncio.Event()
+    if not node.call_later(done.set):
+        return False
+    while not done.is_set():
+        try:
+            await asyncio.wait_for(done.wait(), 0.25)
+        except TimeoutError:
+            if not node.is_running:
+                return False
+    return True
 
 
 class EvalViewApp(App[int]):
@@ -220,6 +247,8 @@ class EvalViewApp(App[int]):
         self.watching = watch
         #: Keys typed while a screen gets ready wait here (tui/keygate.py).
         self.key_gate = KeyGate()
+        #: The wait after an Enter before the keys typed after it go on (`_settle`).
+        self._settling: asyncio.Future[None] | None = None
         #: True while the gate is held for a loading screen: the keys typed while a read loads
         #: belong to the screen that will show it, and are replayed there once it is mounted.
         self._loading_hold = False
@@ -249,7 +278,37 @@ class EvalViewApp(App[int]):
                 return
             if self.key_gate.take(event):
                 return
+            await self._dispatch_key(event)
+            return
         await super().on_event(event)
+
+    async def _dispatch_key(self, key: events.Key) -> None:
+        """Hand `key` on as Textual does; after Enter, hold the keys that follow until its
+        effects are in (`SETTLE_AFTER`), then replay them."""
+        if key.key not in SETTLE_AFTER:
+            await super().on_event(key)
+            return
+        target: MessagePump = self.focused or self.screen
+        self.hold_keys()
+        try:
+            await super().on_event(key)
+        finally:
+            self._settling = asyncio.ensure_future(self._settle(target))
+
+    async def _settle(self, target: MessagePump) -> None:
+        """Wait until `target` and each of its ancestors, bottom up, has handled what was queued
+        for it: a key's messages bubble up (Enter in a list: the list's Selected, the screen's
+        handler, the app's callback), so each level is waited for after the one below."""
+        try:
+            async with asyncio.timeout(SETTLE_LIMIT):
+                for node in [target, *target.ancestors]:
+                    for _ in range(SETTLE_ROUNDS):
+                        if not await _drained(node):
+                            break
+        except TimeoutError:
+            pass
+        finally:
+            self.release_keys()
 
     def hold_keys(self) -> None:
         """Keep the keys typed from now on until `release_keys` (then they run, in order)."""
@@ -264,6 +323,11 @@ class EvalViewApp(App[int]):
         if not self._loading_hold:
             self._loading_hold = True
             self.hold_keys()
+
+    def keys_ready(self) -> None:
+        """The screen shown has what the keys typed meanwhile act on (the Runs screen, once the
+        folder is listed): replay them."""
+        self._end_loading_hold()
 
     def _end_loading_hold(self) -> None:
         """The screen that owns the keys is there (or the read was left): replay them."""
@@ -280,9 +344,11 @@ class EvalViewApp(App[int]):
     async def _replay_keys(self) -> None:
         # Stops early if a replayed key holds the gate again; the rest wait for that release.
         while (key := self.key_gate.next_key()) is not None:
-            await super().on_event(key)
+            await self._dispatch_key(key)
 
     def on_unmount(self) -> None:
+        if self._settling is not None:
+            self._settling.cancel()
         if self._frozen:  # the run may be freed now (pilot tests run many apps in one process)
             gc.unfreeze()
             self._frozen = False
@@ -301,6 +367,8 @@ class EvalViewApp(App[int]):
         if is_folder(self.path):
             from evalview.tui.runs_screen import RunsScreen
 
+            # The keys typed before the folder is listed wait for its rows (`keys_ready`).
+            self._hold_for_loading()
             self.push_screen(RunsScreen(self.path, jobs=self.jobs))
             return
         self._hold_for_loading()
