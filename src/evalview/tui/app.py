@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
@@ -288,14 +289,14 @@ class EvalViewApp(App[int]):
         if key.key not in SETTLE_AFTER:
             await super().on_event(key)
             return
-        target: MessagePump = self.focused or self.screen
+        target: DOMNode = self.focused or self.screen
         self.hold_keys()
         try:
             await super().on_event(key)
         finally:
             self._settling = asyncio.ensure_future(self._settle(target))
 
-    async def _settle(self, target: MessagePump) -> None:
+    async def _settle(self, target: DOMNode) -> None:
         """Wait until `target` and each of its ancestors, bottom up, has handled what was queued
         for it: a key's messages bubble up (Enter in a list: the list's Selected, the screen's
         handler, the app's callback), so each level is waited for after the one below."""
