@@ -286,10 +286,12 @@ class EvalViewApp(App[int]):
     async def _dispatch_key(self, key: events.Key) -> None:
         """Hand `key` on as Textual does; after Enter, hold the keys that follow until its
         effects are in (`SETTLE_AFTER`), then replay them."""
-        if key.key not in SETTLE_AFTER:
+        target: DOMNode | None = None
+        if key.key in SETTLE_AFTER and self.screen_stack:  # none: the app is closing
+            target = self.focused or self.screen
+        if target is None:
             await super().on_event(key)
             return
-        target: DOMNode = self.focused or self.screen
         self.hold_keys()
         try:
             await super().on_event(key)
