@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections.abc import Iterator
+
 import pytest
 from tui_helpers import FAULTY
 
@@ -17,3 +21,18 @@ def example_session() -> Session:
 @pytest.fixture(scope="session")
 def faulty_session() -> Session:
     return open_session(FAULTY)
+
+
+@pytest.fixture
+def cpu_load() -> Iterator[None]:
+    """Two processes spinning on the CPU for the test's duration (the machine has 2 cores): keys
+    typed ahead must land however slowly the app gets to them (issue 25)."""
+    spin = "import time\nend = time.monotonic() + 300\nwhile time.monotonic() < end: pass\n"
+    procs = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(2)]
+    try:
+        yield
+    finally:
+        for p in procs:
+            p.kill()
+        for p in procs:
+            p.wait()

@@ -5,8 +5,12 @@ where `sys.modules` shows exactly what importing the module cost."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from helpers.paths import EXAMPLE
 
@@ -111,3 +115,28 @@ def test_the_loading_worker_imports_only_what_the_run_screen_shows() -> None:
     assert {"numpy", "evalview.stats", "evalview.tui.run_screen"} <= loaded
     early = {m: why for m, why in NOT_BEFORE_THE_RUN_SCREEN.items() if m in loaded}
     assert not early, f"imported before the run screen, but only needed for: {early}"
+
+
+def _threads_after(code: str, **env: str) -> tuple[int, str]:
+    """Threads of a fresh interpreter after `code`, and its OPENBLAS_NUM_THREADS."""
+    base = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport os\n"
+         "print(len(os.listdir('/proc/self/task')), os.environ.get('OPENBLAS_NUM_THREADS'))"],
+        capture_output=True, text=True, check=True, env={**base, **env},
+    ).stdout.split()
+    return int(out[0]), out[1]
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/task").is_dir() or (os.cpu_count() or 1) < 2,
+    reason="counts threads in /proc; OpenBLAS starts none on one core",
+)
+def test_the_app_process_imports_numpy_without_blas_threads() -> None:
+    """numpy's OpenBLAS starts a thread per core that spins before it sleeps (about 0.15 CPU-s
+    on the way to the run screen); the app imports numpy with one BLAS thread, its own."""
+    alone, _ = _threads_after("import numpy")
+    assert alone > 1, "numpy started no BLAS thread here: nothing to check"
+    assert _threads_after("import evalview.tui.app, numpy") == (1, "1")
+    # a value the user set is kept
+    assert _threads_after("import evalview.tui.app, numpy", OPENBLAS_NUM_THREADS="2") == (2, "2")

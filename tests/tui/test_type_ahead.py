@@ -9,9 +9,7 @@ after each key, which would hide the bug).
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,20 +40,6 @@ def big_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
         rng_seed=10_000,
         run_id="robobench-bench-10k",
     )
-
-
-@pytest.fixture
-def cpu_load() -> Iterator[None]:
-    """Two processes spinning on the CPU for the test's duration (the machine has 2 cores)."""
-    spin = "import time\nend = time.monotonic() + 300\nwhile time.monotonic() < end: pass\n"
-    procs = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(2)]
-    try:
-        yield
-    finally:
-        for p in procs:
-            p.kill()
-        for p in procs:
-            p.wait()
 
 
 def burst(app: EvalViewApp, text: str) -> None:

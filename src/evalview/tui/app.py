@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import os
 import threading
 import time
 from pathlib import Path
@@ -11,7 +13,9 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
@@ -20,6 +24,13 @@ from evalview.tui.keygate import KeyGate
 from evalview.tui.loading import LoadingScreen
 from evalview.tui.theme import EVALVIEW_THEME
 from evalview.tui.words import ALLOW_ERRORS_KEY
+
+# numpy's OpenBLAS starts a thread per core when numpy is imported (by the loading worker), and
+# that thread spins for about 0.1 s before it sleeps: CPU on the other core, on the way to the run
+# screen (about 0.15 CPU-s of the 10,000-episode run's, docs/performance.md). evalview calls no
+# BLAS routine (the bootstrap's einsum does not use it), so one thread loses nothing. Set before
+# numpy is imported (tests/tui/test_app_imports.py); a value the user set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Refusals the scorer lifts when told to score errors as non-successes (`allow_errors`).
 ERROR_REFUSALS = ("errored-rollouts", "audit-errors")
@@ -49,9 +60,26 @@ REFUSED_HINT = "Fix the row it names and open it again (`evalview psr PATH` says
 #: must not wait for a 50 MB read, and Escape goes back to the Runs screen (it stops the read).
 LOADING_PASSTHROUGH = frozenset({"q", "ctrl+q", "ctrl+c", "escape"})
 
+#: Keys after which the next key waits until this one's effects are in: the messages it set off,
+#: from the widget that took it up to the app. Enter commits (a filter, the read picked from a
+#: list, a row opened) and moves the following keys elsewhere; dispatched at once, as Textual
+#: does, the keys typed after it reached the old screen before the new one existed.
+SETTLE_AFTER = frozenset({"enter"})
+#: Rounds of waiting per widget (a message a key set off may set off one more), and at most this
+#: many seconds in all: a safety net, never reached unless a handler hangs.
+SETTLE_ROUNDS = 2
+SETTLE_LIMIT = 10.0
+
 #: At most this many seconds the audit worker waits for the verdict to be painted before it goes
 #: on to the partial credit and the bootstrap (it is normally a frame).
 VERDICT_PAINT_WAIT = 2.0
+
+#: Descriptions of the workers that take a session. Without one, Textual's `@work` describes a
+#: worker by the repr of its arguments, computed on the UI thread as it starts: the dataclass
+#: repr of a Session is the repr of every record of its run, about 0.4 CPU-s for 10,000
+#: episodes between the run screen's paint and the start of the audit (docs/performance.md).
+WORKER_AUDIT = "audit, partial credit and bootstrap of the open read"
+WORKER_SCORE_ANYWAY = "score the open read with errors as non-successes"
 
 #: Seconds between looks at a watched read's files, and how long they must be still.
 WATCH_INTERVAL = 0.5
@@ -70,6 +98,21 @@ def _counts_change(old: Session | HarnessSession | None, new: Session | HarnessS
         return now
     before = tally(old.counts)
     return now if now == before else f"{now} (was {before})"
+
+
+async def _drained(node: MessagePump) -> bool:
+    """Wait until `node` has handled every message queued for it so far. False when it is
+    closed, or closes meanwhile (a screen dismissed): nothing more will be handled there."""
+    done = asyncio.Event()
+    if not node.call_later(done.set):
+        return False
+    while not done.is_set():
+        try:
+            await asyncio.wait_for(done.wait(), 0.25)
+        except TimeoutError:
+            if not node.is_running:
+                return False
+    return True
 
 
 class EvalViewApp(App[int]):
@@ -205,6 +248,8 @@ class EvalViewApp(App[int]):
         self.watching = watch
         #: Keys typed while a screen gets ready wait here (tui/keygate.py).
         self.key_gate = KeyGate()
+        #: The wait after an Enter before the keys typed after it go on (`_settle`).
+        self._settling: asyncio.Future[None] | None = None
         #: True while the gate is held for a loading screen: the keys typed while a read loads
         #: belong to the screen that will show it, and are replayed there once it is mounted.
         self._loading_hold = False
@@ -234,7 +279,39 @@ class EvalViewApp(App[int]):
                 return
             if self.key_gate.take(event):
                 return
+            await self._dispatch_key(event)
+            return
         await super().on_event(event)
+
+    async def _dispatch_key(self, key: events.Key) -> None:
+        """Hand `key` on as Textual does; after Enter, hold the keys that follow until its
+        effects are in (`SETTLE_AFTER`), then replay them."""
+        target: DOMNode | None = None
+        if key.key in SETTLE_AFTER and self.screen_stack:  # none: the app is closing
+            target = self.focused or self.screen
+        if target is None:
+            await super().on_event(key)
+            return
+        self.hold_keys()
+        try:
+            await super().on_event(key)
+        finally:
+            self._settling = asyncio.ensure_future(self._settle(target))
+
+    async def _settle(self, target: DOMNode) -> None:
+        """Wait until `target` and each of its ancestors, bottom up, has handled what was queued
+        for it: a key's messages bubble up (Enter in a list: the list's Selected, the screen's
+        handler, the app's callback), so each level is waited for after the one below."""
+        try:
+            async with asyncio.timeout(SETTLE_LIMIT):
+                for node in [target, *target.ancestors]:
+                    for _ in range(SETTLE_ROUNDS):
+                        if not await _drained(node):
+                            break
+        except TimeoutError:
+            pass
+        finally:
+            self.release_keys()
 
     def hold_keys(self) -> None:
         """Keep the keys typed from now on until `release_keys` (then they run, in order)."""
@@ -249,6 +326,11 @@ class EvalViewApp(App[int]):
         if not self._loading_hold:
             self._loading_hold = True
             self.hold_keys()
+
+    def keys_ready(self) -> None:
+        """The screen shown has what the keys typed meanwhile act on (the Runs screen, once the
+        folder is listed): replay them."""
+        self._end_loading_hold()
 
     def _end_loading_hold(self) -> None:
         """The screen that owns the keys is there (or the read was left): replay them."""
@@ -265,9 +347,11 @@ class EvalViewApp(App[int]):
     async def _replay_keys(self) -> None:
         # Stops early if a replayed key holds the gate again; the rest wait for that release.
         while (key := self.key_gate.next_key()) is not None:
-            await super().on_event(key)
+            await self._dispatch_key(key)
 
     def on_unmount(self) -> None:
+        if self._settling is not None:
+            self._settling.cancel()
         if self._frozen:  # the run may be freed now (pilot tests run many apps in one process)
             gc.unfreeze()
             self._frozen = False
@@ -286,6 +370,8 @@ class EvalViewApp(App[int]):
         if is_folder(self.path):
             from evalview.tui.runs_screen import RunsScreen
 
+            # The keys typed before the folder is listed wait for its rows (`keys_ready`).
+            self._hold_for_loading()
             self.push_screen(RunsScreen(self.path, jobs=self.jobs))
             return
         self._hold_for_loading()
@@ -436,7 +522,7 @@ class EvalViewApp(App[int]):
             defer_audit=True,
         )
 
-    @work(thread=True, exclusive=True, group="bootstrap")
+    @work(thread=True, exclusive=True, group="bootstrap", description=WORKER_AUDIT)
     def _bootstrap(self, session: Session) -> None:
         """The audit (when the run screen was painted before it), partial credit, then the seed
         bootstrap, started once the run screen has painted (they all hold the GIL)."""
@@ -773,7 +859,7 @@ class EvalViewApp(App[int]):
         )
         self._score_allowing_errors(self.session)
 
-    @work(thread=True, exclusive=True, group="bootstrap")
+    @work(thread=True, exclusive=True, group="bootstrap", description=WORKER_SCORE_ANYWAY)
     def _score_allowing_errors(self, session: Session) -> None:
         from evalview.stats import score_run
 

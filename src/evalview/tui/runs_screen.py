@@ -271,6 +271,8 @@ class RunsScreen(Screen[None]):
         self.generation = 0
         #: files under the folder are moving (watching): shown in the title until they settle
         self.changing = False
+        #: True once the folder was first listed (the keys typed before it were let through)
+        self._listed = False
 
     def compose(self) -> ComposeResult:
         yield Static(f"[bold]{escape(str(self.root))}[/]  looking for reads…", id="runs-title")
@@ -292,7 +294,8 @@ class RunsScreen(Screen[None]):
 
     # -- loading ---------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="runs-scan")
+    # described, not by the repr of `keep` (Textual's default): every row of the folder
+    @work(thread=True, exclusive=True, group="runs-scan", description="read the folder's reads")
     def _scan(self, keep: dict[tuple[str, str], list[ReadRow]] | None = None) -> None:
         """Discover, then read every entry not in `keep` ((path, kind) -> rows still valid)."""
         from evalview.folder.discover import FolderError, discover
@@ -356,6 +359,17 @@ class RunsScreen(Screen[None]):
         bar.display = todo > 0
         self.done = todo == 0
         self._refilter(keep_cursor=bool(message.keep))
+        self._keys_ready()
+
+    def _keys_ready(self) -> None:
+        """The keys typed before the folder was listed act on its rows now (tui/app.py); once
+        (a later scan, when watching, must not release the keys held for a read opened since)."""
+        if self._listed:
+            return
+        self._listed = True
+        ready = getattr(self.app, "keys_ready", None)
+        if ready is not None:
+            ready()
 
     def on_runs_screen_filled(self, message: Filled) -> None:
         if message.generation != self.generation or message.index >= len(self.entries):
@@ -432,6 +446,7 @@ class RunsScreen(Screen[None]):
         from evalview.load.registry import formats_sentence
         from evalview.tui.loading import UnreadableScreen
 
+        self._keys_ready()
         self.app.switch_screen(
             UnreadableScreen(
                 self.root,
@@ -702,13 +717,13 @@ class RunsScreen(Screen[None]):
         entry = self.current()
         if entry is None:
             return
-        if entry.row is None:
-            self.notify("Still reading this one…")
-            return
-        if entry.row.status == "unreadable":
+        if entry.row is not None and entry.row.status == "unreadable":
             self.notify(entry.row.reason or "cannot be read", title="Unreadable", severity="error")
             return
         open_read = getattr(self.app, "open_read", None)
         if open_read is not None:
-            # a row of a file of several named reads opens that read, as `--read KEY` does
-            open_read(Path(self.root, entry.candidate.rel), entry.row.read)
+            # A row still being read opens as `evalview PATH` would (the app reads it, and asks
+            # which read for a file of several): Enter typed ahead is never dropped. A row of a
+            # file of several named reads opens that read, as `--read KEY` does.
+            read = None if entry.row is None else entry.row.read
+            open_read(Path(self.root, entry.candidate.rel), read)
