@@ -136,6 +136,9 @@ EXIT_CLOSED_STDOUT = 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # numpy's OpenBLAS would start a thread per core at import that spins ~0.1 s on the other
+    # core; evalview calls no BLAS routine (tui/app.py says more). A value the user set is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] in COMMANDS:
         args = command_parser(args_list[0]).parse_args(args_list[1:])
