@@ -6,10 +6,8 @@ Only formatting lives here; the pairing, the tests and the verdicts are `evalvie
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
-
-from rich import box
-from rich.table import Table
 
 from evalview.cli.output import (
     EXIT_OK,
@@ -103,18 +101,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from evalview.cli.compare_sides import open_sides
     from evalview.errors import Refused
-    from evalview.folder.discover import one_read
     from evalview.load import ReadOptions
     from evalview.model.address import Address
-    from evalview.session import HarnessSession, compare_unaudited, open_unaudited
+    from evalview.session import HarnessSession, compare_unaudited
 
     # A short-lived command: the parsed runs are frozen out of the cyclic GC's sight (as for
-    # `check`), and each side is audited only when the refusals reach it. A folder of one read
+    # `check`). B is read and audited in a child process while A is read here (`open_sides`);
+    # without one, each side is audited only when the refusals reach it. A folder of one read
     # (an lm-eval model directory) is that read, as `check DIR` finds it.
     options = ReadOptions(freeze=True, lazy_table=True)
-    side_a = open_unaudited(one_read(Address.of(args.a, args.read_a), "compare"), read=options)
-    side_b = open_unaudited(one_read(Address.of(args.b, args.read_b), "compare"), read=options)
+    side_a, side_b = open_sides(
+        Address.of(args.a, args.read_a), Address.of(args.b, args.read_b), options
+    )
     if isinstance(side_a, HarnessSession) and isinstance(side_b, HarnessSession):
         from evalview.cli.harness import compare as compare_harness_files
 
@@ -125,20 +125,25 @@ def run(args: argparse.Namespace) -> int:
             f"{which} is a benchmark-harness result and the other is an episode read; compare "
             "two harness results, or two reads of one schedule."
         )
-    result = compare_unaudited(
-        side_a,
-        side_b,
-        allow_off_protocol=args.allow_off_protocol,
-        allow_errors=args.allow_errors,
-        allow_mismatch=args.allow_mismatch,
-        group_by=args.group_by,
-    )
+    from evalview.cli.output import exit_at_once
+
+    try:
+        result = compare_unaudited(
+            side_a,
+            side_b,
+            allow_off_protocol=args.allow_off_protocol,
+            allow_errors=args.allow_errors,
+            allow_mismatch=args.allow_mismatch,
+            group_by=args.group_by,
+        )
+    except Refused as exc:  # worded as `evalview` words every refusal, then no teardown either
+        from evalview.cli import stopped
+
+        return exit_at_once(stopped(sys.modules[__name__], args, exc), "compare")
     if args.json:
         emit_json(result.to_json())
     else:
         show(result)
-    from evalview.cli.output import exit_at_once
-
     return exit_at_once(EXIT_OK, "compare")  # no teardown of two parsed runs
 
 
@@ -202,6 +207,9 @@ def _print_difference(c: Comparison) -> None:
 
 
 def show(c: Comparison) -> None:
+    from rich import box  # the text output only: `--json` never imports rich's tables
+    from rich.table import Table
+
     out = console()
     for side, facts in (("A", c.a), ("B", c.b)):
         ckpt = facts.checkpoint or facts.policy_name or "policy not declared"

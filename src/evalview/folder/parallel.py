@@ -7,12 +7,13 @@ candidate) everything runs in this process: no pool to start.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing.context import BaseContext
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -224,3 +225,87 @@ def _preload() -> None:
 
     for name in _FORK_PRELOAD:
         importlib.import_module(name)
+
+
+class Forked(Generic[R]):
+    """`fn()` computing in a forked child process (`fork_call`) while this one goes on."""
+
+    def __init__(self, pid: int, fd: int) -> None:
+        self._pid: int | None = pid
+        self._fd = fd
+
+    def result(self) -> R | None:
+        """The child's value, waiting for it; None when the child failed in any way (the
+        caller then does the work itself, so any error is raised where it always was)."""
+        import pickle
+
+        if self._pid is None:
+            return None
+        chunks = []
+        try:
+            with os.fdopen(self._fd, "rb") as pipe:
+                while chunk := pipe.read(1 << 20):
+                    chunks.append(chunk)
+        except OSError:
+            chunks = []
+        _, status = os.waitpid(self._pid, 0)
+        self._pid = None
+        if not chunks or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+            return None
+        try:
+            value: R = pickle.loads(b"".join(chunks))
+        except Exception:
+            return None
+        return value
+
+    def cancel(self) -> None:
+        """Stop the child if its value was not taken (the caller stopped first)."""
+        if self._pid is None:
+            return
+        import signal
+
+        with contextlib.suppress(OSError):
+            os.kill(self._pid, signal.SIGKILL)
+        os.waitpid(self._pid, 0)
+        self._pid = None
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+def fork_call(fn: Callable[[], R]) -> Forked[R] | None:
+    """Compute `fn()` in a forked child process, its value pickled back through a pipe; None
+    when this process cannot fork safely (no `os.fork`, or threads besides this one, which a
+    fork must not copy mid-lock). A short-lived command overlaps two CPU-bound halves of its
+    work on two cores this way (`compare` reads B while it reads A). `fn` must not return None
+    (that is how `Forked.result` says the child failed), nor write to stdout or stderr."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return None
+    read_end, write_end = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
+    if pid == 0:  # pragma: no cover - the child (coverage does not follow a fork)
+        _child(fn, read_end, write_end)
+    os.close(write_end)
+    return Forked(pid, read_end)
+
+
+def _child(fn: Callable[[], object], read_end: int, write_end: int) -> None:
+    """Run `fn`, send its pickled value (nothing when it raised) and end without running any of
+    the parent's exit handlers or flushing its buffers."""
+    import pickle
+
+    code = 1
+    try:
+        os.close(read_end)
+        payload = pickle.dumps(fn(), protocol=pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(payload)
+        code = 0
+    except BaseException:  # whatever it was, the parent does the work itself and meets it
+        code = 1
+    finally:
+        os._exit(code)
