@@ -17,6 +17,7 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+A = TypeVar("A")
 
 
 def default_jobs() -> int:
@@ -228,11 +229,28 @@ def _preload() -> None:
 
 
 class Forked(Generic[R]):
-    """`fn()` computing in a forked child process (`fork_call`) while this one goes on."""
+    """`fn()` computing in a forked child process (`fork_call`, `fork_waiting`) while this one
+    goes on."""
 
-    def __init__(self, pid: int, fd: int) -> None:
+    def __init__(self, pid: int, fd: int, send_fd: int | None = None) -> None:
         self._pid: int | None = pid
         self._fd = fd
+        self._send_fd = send_fd
+
+    def send(self, arg: object) -> bool:
+        """Give a waiting child (`fork_waiting`) its argument; False when it cannot take it (it
+        failed already, or `arg` does not pickle): `result` then says None."""
+        import pickle
+
+        fd, self._send_fd = self._send_fd, None
+        if fd is None:
+            return False
+        try:
+            with os.fdopen(fd, "wb") as pipe:
+                pipe.write(pickle.dumps(arg, protocol=pickle.HIGHEST_PROTOCOL))
+        except Exception:
+            return False
+        return True
 
     def result(self) -> R | None:
         """The child's value, waiting for it; None when the child failed in any way (the
@@ -241,6 +259,7 @@ class Forked(Generic[R]):
 
         if self._pid is None:
             return None
+        self._close_send()  # a waiting child never sent its argument ends now
         chunks = []
         try:
             with os.fdopen(self._fd, "rb") as pipe:
@@ -268,8 +287,15 @@ class Forked(Generic[R]):
             os.kill(self._pid, signal.SIGKILL)
         os.waitpid(self._pid, 0)
         self._pid = None
+        self._close_send()
         with contextlib.suppress(OSError):
             os.close(self._fd)
+
+    def _close_send(self) -> None:
+        fd, self._send_fd = self._send_fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def fork_call(fn: Callable[[], R]) -> Forked[R] | None:
@@ -278,30 +304,60 @@ def fork_call(fn: Callable[[], R]) -> Forked[R] | None:
     fork must not copy mid-lock). A short-lived command overlaps two CPU-bound halves of its
     work on two cores this way (`compare` reads B while it reads A). `fn` must not return None
     (that is how `Forked.result` says the child failed), nor write to stdout or stderr."""
+    return _fork(lambda _arg: fn(), None)
+
+
+def fork_waiting(fn: Callable[[A], R], ready: Callable[[], object]) -> Forked[R] | None:
+    """`fork_call` for work whose input comes later: the child runs `ready()` (imports) at once,
+    then waits for `Forked.send(arg)` and computes `fn(arg)`. Forked while this process is
+    still small (before it reads anything), the child shares none of the read's memory, so
+    neither process pays to copy pages the other touches (`export`'s seed bootstrap)."""
+    return _fork(fn, ready)
+
+
+def _fork(fn: Callable[[A], R], ready: Callable[[], object] | None) -> Forked[R] | None:
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return None
     read_end, write_end = os.pipe()
+    arg_read, arg_write = os.pipe() if ready is not None else (None, None)
     try:
         pid = os.fork()
     except OSError:
-        os.close(read_end)
-        os.close(write_end)
+        for fd in (read_end, write_end, arg_read, arg_write):
+            if fd is not None:
+                os.close(fd)
         return None
     if pid == 0:  # pragma: no cover - the child (coverage does not follow a fork)
-        _child(fn, read_end, write_end)
+        _child(fn, ready, read_end, write_end, arg_read, arg_write)
     os.close(write_end)
-    return Forked(pid, read_end)
+    if arg_read is not None:
+        os.close(arg_read)
+    return Forked(pid, read_end, arg_write)
 
 
-def _child(fn: Callable[[], object], read_end: int, write_end: int) -> None:
-    """Run `fn`, send its pickled value (nothing when it raised) and end without running any of
-    the parent's exit handlers or flushing its buffers."""
+def _child(
+    fn: Callable[[A], object],
+    ready: Callable[[], object] | None,
+    read_end: int,
+    write_end: int,
+    arg_read: int | None,
+    arg_write: int | None,
+) -> None:
+    """Run `fn` (on the argument sent, when it waits for one), send its pickled value (nothing
+    when it raised) and end without running any of the parent's exit handlers or flushing its
+    buffers."""
     import pickle
 
     code = 1
     try:
         os.close(read_end)
-        payload = pickle.dumps(fn(), protocol=pickle.HIGHEST_PROTOCOL)
+        arg = None
+        if ready is not None and arg_read is not None and arg_write is not None:
+            os.close(arg_write)
+            ready()
+            with os.fdopen(arg_read, "rb") as pipe:
+                arg = pickle.loads(pipe.read())  # EOF without an argument: raises, ends
+        payload = pickle.dumps(fn(arg), protocol=pickle.HIGHEST_PROTOCOL)  # type: ignore[arg-type]
         with os.fdopen(write_end, "wb") as pipe:
             pipe.write(payload)
         code = 0
