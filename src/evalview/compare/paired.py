@@ -334,8 +334,10 @@ def _outcomes(run: Run) -> dict[str, tuple[str, str]]:
     """Episode id -> (task, outcome) over the selected cases, in schedule order."""
     table = run.scheduled()
     out: dict[str, tuple[str, str]] = {}
+    # as Python lists: iterating the arrays made a numpy scalar of every cell (10,000 rows)
     for eid, task, status, success, score in zip(
-        table.ids, table.task, table.status, table.success, table.score, strict=True
+        table.ids.tolist(), table.task.tolist(), table.status.tolist(), table.success.tolist(),
+        table.score.tolist(), strict=True,
     ):
         out[str(eid)] = (str(task), _outcome(str(status), int(success), float(score)))
     return out
@@ -601,17 +603,20 @@ def _extras(
             graded_pairs(task, _metric_of(a, task), [sa[e] for e in ids], [sb[e] for e in ids])
             for task, ids in pairs.graded.items()
         ]
-    binary = [(e, int(oa[e][1] == SUCCESS), int(ob[e][1] == SUCCESS)) for e in common
-              if oa[e][1] in (SUCCESS, FAILURE) and ob[e][1] in (SUCCESS, FAILURE)]
-    level = sample_level(a.repeats or b.repeats, binary)
-    if level is not None:
-        out["sample_level"] = level
+    repeats = a.repeats or b.repeats
+    if repeats:  # only reads that repeat samples (Inspect epochs) have a sample level
+        binary = [(e, int(oa[e][1] == SUCCESS), int(ob[e][1] == SUCCESS)) for e in common
+                  if oa[e][1] in (SUCCESS, FAILURE) and ob[e][1] in (SUCCESS, FAILURE)]
+        level = sample_level(repeats, binary)
+        if level is not None:
+            out["sample_level"] = level
     return out
 
 
 def _scores(run: Run) -> dict[str, float]:
     table = run.scheduled()
-    return {str(e): float(v) for e, v in zip(table.ids, table.score, strict=True)}
+    return {str(e): float(v) for e, v in zip(table.ids.tolist(), table.score.tolist(),
+                                              strict=True)}
 
 
 def _metric_of(run: Run, task: str) -> str | None:
@@ -708,8 +713,11 @@ def _pair_tables(
             if out_a == out_b == GRADED:
                 pairs.graded.setdefault(task_a, []).append(eid)
             continue
-        cell = pairs.cells.setdefault(task_a, Counter())
-        ex = pairs.excluded.setdefault(task_a, Counter())
+        cell = pairs.cells.get(task_a)
+        if cell is None:  # not setdefault: that built two Counters for every pair
+            cell = pairs.cells[task_a] = Counter()
+            pairs.excluded[task_a] = Counter()
+        ex = pairs.excluded[task_a]
         key = _CELL.get((out_a, out_b))
         if key is not None:
             cell[key] += 1
@@ -724,7 +732,9 @@ def _seeds(run: Run) -> dict[str, int]:
     """Episode id → recorded seed, for the selected episodes whose seed is recorded."""
     table = run.scheduled()
     return {
-        str(eid): int(seed) for eid, seed in zip(table.ids, table.seed, strict=True) if seed >= 0
+        str(eid): int(seed)
+        for eid, seed in zip(table.ids.tolist(), table.seed.tolist(), strict=True)
+        if seed >= 0
     }
 
 
