@@ -24,7 +24,7 @@ def _files(dest: Path) -> dict[str, bytes]:
 
 
 def _in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "fork_waiting", lambda fn, ready: None)
+    monkeypatch.setattr(parallel, "fork_waiting", lambda fn: None)
 
 
 @pytest.mark.parametrize("bootstrap", [None, 400])
@@ -62,7 +62,7 @@ def test_a_failed_child_leaves_the_bootstrap_to_this_process(
 
 
 def test_no_child_without_a_bootstrap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(fn: object, ready: object) -> None:
+    def refuse(fn: object) -> None:
         raise AssertionError("forked for a bootstrap of 0 resamples")
 
     monkeypatch.setattr(parallel, "fork_waiting", refuse)

@@ -9,14 +9,18 @@ B's findings are the ones its audit here would give, and every output is byte-id
 
 When the child cannot run or fails in any way (B unreadable, a harness result, no `os.fork`,
 threads in this process), B is opened here after A, as before: any error is raised by the same
-code in the same order.
+code in the same order. A small file (a harness result, a small log) is opened here too: a
+second process would cost more than it saves.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import stat
 from dataclasses import replace
 from functools import partial
+from pathlib import Path
 
 from evalview.load import ReadOptions
 from evalview.model.address import Address
@@ -25,11 +29,20 @@ from evalview.session import HarnessSession, UnauditedRead, open_unaudited
 Side = UnauditedRead | HarnessSession
 
 
+#: B is read in a child when it is a directory (a closed run, an lm-eval model directory) or a
+#: file of at least this many bytes: below it, the child's start costs more than it saves.
+WORTH_A_CHILD = 1 << 20
+
+
 def open_sides(a: Address, b: Address, options: ReadOptions) -> tuple[Side, Side]:
     """A and B as `compare` takes them (`open_unaudited`), B read in a child when it can be."""
     from evalview.folder.parallel import fork_call
 
-    worker = fork_call(partial(_thin_side, b, options))
+    worker = None
+    if _worth_a_child(b.path):
+        import numpy  # noqa: F401 - both processes build a table: imported once, before the fork
+
+        worker = fork_call(partial(_thin_side, b, options))
     try:
         side_a = _open(a, options)
         if worker is not None and isinstance(side_a, UnauditedRead):
@@ -40,6 +53,14 @@ def open_sides(a: Address, b: Address, options: ReadOptions) -> tuple[Side, Side
         if worker is not None:
             worker.cancel()
     return side_a, side_b if side_b is not None else _open(b, options)
+
+
+def _worth_a_child(path: Path) -> bool:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False  # unreadable: opened here, where its error is raised
+    return stat.S_ISDIR(st.st_mode) or st.st_size >= WORTH_A_CHILD
 
 
 def _open(address: Address, options: ReadOptions) -> Side:

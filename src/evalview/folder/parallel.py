@@ -304,22 +304,22 @@ def fork_call(fn: Callable[[], R]) -> Forked[R] | None:
     fork must not copy mid-lock). A short-lived command overlaps two CPU-bound halves of its
     work on two cores this way (`compare` reads B while it reads A). `fn` must not return None
     (that is how `Forked.result` says the child failed), nor write to stdout or stderr."""
-    return _fork(lambda _arg: fn(), None)
+    return _fork(lambda _arg: fn(), waits=False)
 
 
-def fork_waiting(fn: Callable[[A], R], ready: Callable[[], object]) -> Forked[R] | None:
-    """`fork_call` for work whose input comes later: the child runs `ready()` (imports) at once,
-    then waits for `Forked.send(arg)` and computes `fn(arg)`. Forked while this process is
-    still small (before it reads anything), the child shares none of the read's memory, so
-    neither process pays to copy pages the other touches (`export`'s seed bootstrap)."""
-    return _fork(fn, ready)
+def fork_waiting(fn: Callable[[A], R]) -> Forked[R] | None:
+    """`fork_call` for work whose input comes later: the child waits for `Forked.send(arg)`
+    and computes `fn(arg)`. Forked while this process is still small (before it reads
+    anything), the child shares none of the read's memory, so neither process pays to copy
+    pages the other touches (`export`'s seed bootstrap)."""
+    return _fork(fn, waits=True)
 
 
-def _fork(fn: Callable[[A], R], ready: Callable[[], object] | None) -> Forked[R] | None:
+def _fork(fn: Callable[[A], R], *, waits: bool) -> Forked[R] | None:
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return None
     read_end, write_end = os.pipe()
-    arg_read, arg_write = os.pipe() if ready is not None else (None, None)
+    arg_read, arg_write = os.pipe() if waits else (None, None)
     try:
         pid = os.fork()
     except OSError:
@@ -328,7 +328,7 @@ def _fork(fn: Callable[[A], R], ready: Callable[[], object] | None) -> Forked[R]
                 os.close(fd)
         return None
     if pid == 0:  # pragma: no cover - the child (coverage does not follow a fork)
-        _child(fn, ready, read_end, write_end, arg_read, arg_write)
+        _child(fn, read_end, write_end, arg_read, arg_write)
     os.close(write_end)
     if arg_read is not None:
         os.close(arg_read)
@@ -337,7 +337,6 @@ def _fork(fn: Callable[[A], R], ready: Callable[[], object] | None) -> Forked[R]
 
 def _child(
     fn: Callable[[A], object],
-    ready: Callable[[], object] | None,
     read_end: int,
     write_end: int,
     arg_read: int | None,
@@ -352,9 +351,8 @@ def _child(
     try:
         os.close(read_end)
         arg = None
-        if ready is not None and arg_read is not None and arg_write is not None:
+        if arg_read is not None and arg_write is not None:
             os.close(arg_write)
-            ready()
             with os.fdopen(arg_read, "rb") as pipe:
                 arg = pickle.loads(pipe.read())  # EOF without an argument: raises, ends
         payload = pickle.dumps(fn(arg), protocol=pickle.HIGHEST_PROTOCOL)  # type: ignore[arg-type]

@@ -209,17 +209,16 @@ def _export_run(
 
 
 def _bootstrap_worker() -> Forked[Aggregate] | None:
-    """A child process that imports the scorer now and then waits for the scored card, to add
-    the seed bootstrap (10,000 resamples, about 0.3 s at 10,000 episodes) while this process
-    builds and scrubs the document (about as long). Forked before the run is read, it shares
-    none of its memory. None where this process cannot fork: the bootstrap is computed here."""
+    """A child process that waits for the scored card, to add the seed bootstrap (10,000
+    resamples, about 0.3 s at 10,000 episodes) while this process builds and scrubs the
+    document (about as long). Forked before the run is read, it shares none of its memory.
+    None where this process cannot fork: the bootstrap is computed here."""
+    # numpy and the scorer, needed here as well (the episode table, the score): imported once,
+    # before the fork, not once in each process
+    import evalview.stats.scorecard  # noqa: F401
     from evalview.folder.parallel import fork_waiting
 
-    return fork_waiting(_bootstrapped, _import_scorer)
-
-
-def _import_scorer() -> None:
-    import evalview.stats.scorecard  # noqa: F401 - numpy and the bootstrap, before the card
+    return fork_waiting(_bootstrapped)
 
 
 def _bootstrapped(job: tuple[Scorecard, int]) -> Aggregate:
