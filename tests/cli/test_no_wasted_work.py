@@ -1,6 +1,7 @@
 """No work thrown away (issue 25): a refused read computes no bootstrap, `table` bootstraps only
 the rows that show an interval (all of them in one pass over the draws), and `compare` audits
-each side once, the second side not at all when the first already refuses.
+each side once (B in the child it reads B in, beside A's read), and in one process the second
+side not at all when the first already refuses.
 
 Behaviour, not timing: the expensive calls are counted (or made to fail) through monkeypatch.
 """
@@ -8,7 +9,9 @@ Behaviour, not timing: the expensive calls are counted (or made to fail) through
 from __future__ import annotations
 
 import json
+import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,7 @@ import numpy as np
 import pytest
 
 import evalview.audit
+import evalview.folder.parallel as parallel
 import evalview.stats.bootstrap as bootstrap_module
 from evalview.cli import main
 from evalview.stats.bootstrap import bootstrap_interval, bootstrap_intervals
@@ -105,39 +109,57 @@ def test_bootstrap_intervals_are_each_reads_bootstrap_interval_bit_for_bit(
     assert bootstrap_intervals(reads, 700) == expected
 
 
-def _count_audits(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    seen: list[str] = []
+def _count_audits(monkeypatch: pytest.MonkeyPatch, log: Path) -> Callable[[], list[str]]:
+    """Every audit, in this process or in the child `compare` reads B in (one line each, with
+    the process id); returns a function reading them back as (where, path)."""
     real = evalview.audit.audit
+    here = os.getpid()
 
     def counted(run: Any) -> Any:
-        seen.append(str(run.path))
+        with log.open("a") as fh:
+            fh.write(f"{'here' if os.getpid() == here else 'child'} {run.path}\n")
         return real(run)
 
     monkeypatch.setattr(evalview.audit, "audit", counted)
-    return seen
+    return lambda: log.read_text().splitlines() if log.exists() else []
 
 
+def _in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "fork_call", lambda fn: None)
+
+
+@pytest.mark.parametrize("forked", [True, False])
 def test_compare_audits_each_side_once(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    forked: bool,
 ) -> None:
-    seen = _count_audits(monkeypatch)
+    seen = _count_audits(monkeypatch, tmp_path / "audits")
+    if not forked:
+        _in_one_process(monkeypatch)
     a, b = (str(SAMPLE_RUNS / "replicates" / name / "ft-seed-1") for name in _two_replicates())
     code = main(["compare", a, b, "--json"])
     capsys.readouterr()
     assert code == 0
-    assert sorted(seen) == sorted([a, b])
+    where = "child" if forked else "here"
+    assert sorted(seen()) == sorted([f"here {a}", f"{where} {b}"])
 
 
-def test_compare_refused_by_side_a_never_audits_side_b(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@pytest.mark.parametrize("forked", [True, False])
+def test_compare_refused_by_side_a_never_audits_side_b_here(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    forked: bool,
 ) -> None:
-    seen = _count_audits(monkeypatch)
+    """In one process B is never audited; with a child, B's audit ran there, beside A's read
+    (no wall time), and is not repeated here."""
+    seen = _count_audits(monkeypatch, tmp_path / "audits")
+    if not forked:
+        _in_one_process(monkeypatch)
     a = SAMPLE_RUNS / "fail-fast"  # an errored rollout: refused without --allow-errors
     b = tmp_path / "copy"
     shutil.copytree(a, b)
     code, doc = _json(capsys, "compare", str(a), str(b), "--json")
     assert code == 1 and doc["refused"] is True
-    assert seen == [str(a)]
+    assert sorted(seen()) == sorted([f"here {a}"] + ([f"child {b}"] if forked else []))
 
 
 def _two_replicates() -> list[str]:

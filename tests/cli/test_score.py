@@ -16,7 +16,7 @@ from evalview.audit import audit
 from evalview.cli import main
 from evalview.load import load_run
 from evalview.stats import score_run
-from helpers.paths import EXAMPLE, SAMPLE_RUNS
+from helpers.paths import EXAMPLE
 
 DIGEST = "ab" * 32
 
@@ -360,28 +360,3 @@ def test_declared_missing_cases_are_counted_among_the_unattempted_not_beside_the
     assert code == 0
     assert "4 unattempted (4 of them declared but missing from the run" in out
     assert " · 4 declared but missing" not in out
-
-
-def test_refused_score_computes_no_bootstrap(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Issue 25: a refused read reports no number, so its 10,000 resamples are never drawn; its
-    output is the `--bootstrap 0` output (the spy also sees the allowed read draw them)."""
-    import evalview.stats.scorecard as scorecard
-
-    drawn: list[int] = []
-    real = scorecard.bootstrap_interval
-
-    def spy(per_task: list[object], resamples: int = 10_000) -> object:
-        drawn.append(resamples)
-        return real(per_task, resamples)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(scorecard, "bootstrap_interval", spy)
-    run = str(SAMPLE_RUNS / "robobench-24x50")  # errored rollouts: refused
-    assert main(["score", run, "--json"]) == 1
-    refused = capsys.readouterr().out
-    assert drawn == []
-    assert main(["score", run, "--json", "--bootstrap", "0"]) == 1
-    assert capsys.readouterr().out == refused
-    assert main(["score", run, "--json", "--allow-errors", "--bootstrap", "50"]) == 0
-    assert drawn == [50]
