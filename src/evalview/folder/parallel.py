@@ -267,13 +267,16 @@ class Forked(Generic[R]):
                     chunks.append(chunk)
         except OSError:
             chunks = []
-        _, status = os.waitpid(self._pid, 0)
+        # The child writes its value only once computed, whole; not waiting for its exit here
+        # (freeing a read run's memory takes the kernel 5-20 ms): reaped when it has ended.
+        _UNREAPED.append(self._pid)
         self._pid = None
-        if not chunks or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        _reap()
+        if not chunks:
             return None
         try:
             value: R = pickle.loads(b"".join(chunks))
-        except Exception:
+        except Exception:  # cut short: the child ended before writing all of it
             return None
         return value
 
@@ -298,6 +301,21 @@ class Forked(Generic[R]):
                 os.close(fd)
 
 
+#: Children whose value was taken and whose exit was not waited for yet (`_reap`).
+_UNREAPED: list[int] = []
+
+
+def _reap() -> None:
+    """Collect the exit of every child that has ended (never waiting for one)."""
+    for pid in list(_UNREAPED):
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            _UNREAPED.remove(pid)
+
+
 def fork_call(fn: Callable[[], R]) -> Forked[R] | None:
     """Compute `fn()` in a forked child process, its value pickled back through a pipe; None
     when this process cannot fork safely (no `os.fork`, or threads besides this one, which a
@@ -318,6 +336,7 @@ def fork_waiting(fn: Callable[[A], R]) -> Forked[R] | None:
 def _fork(fn: Callable[[A], R], *, waits: bool) -> Forked[R] | None:
     if not hasattr(os, "fork") or threading.active_count() > 1:
         return None
+    _reap()
     read_end, write_end = os.pipe()
     arg_read, arg_write = os.pipe() if waits else (None, None)
     try:
