@@ -126,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
             "two harness results, or two reads of one schedule."
         )
     from evalview.cli.output import exit_at_once
+    from evalview.folder.parallel import wait_for_children
 
     try:
         result = compare_unaudited(
@@ -139,11 +140,14 @@ def run(args: argparse.Namespace) -> int:
     except Refused as exc:  # worded as `evalview` words every refusal, then no teardown either
         from evalview.cli import stopped
 
-        return exit_at_once(stopped(sys.modules[__name__], args, exc), "compare")
+        code = stopped(sys.modules[__name__], args, exc)
+        wait_for_children()
+        return exit_at_once(code, "compare")
     if args.json:
         emit_json(result.to_json())
     else:
         show(result)
+    wait_for_children()  # B's reader, if it had one (`open_sides`)
     return exit_at_once(EXIT_OK, "compare")  # no teardown of two parsed runs
 
 
