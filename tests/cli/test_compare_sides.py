@@ -133,3 +133,35 @@ def test_cancel_stops_a_child_whose_value_is_not_taken() -> None:
     with pytest.raises(ProcessLookupError):
         os.kill(child, 0)
     assert job.result() is None
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_runs"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["lerobot/smolvla-libero-20k.json", "lerobot/smolvla-libero-40k.json", "--json"],
+        ["lerobot/libero10-two-reads.json", "lerobot/libero10-two-reads.json", "--json"],
+        ["inspect/os-agent-model-a.eval", "inspect/os-agent-model-b.eval", "--json",
+         "--allow-errors"],
+        ["inspect/os-agent-model-a.eval", "inspect/os-agent-model-b.eval"],
+        ["lm-eval/org__model-a", "lm-eval/org__model-b", "--json"],
+        ["lm-eval/org__model-a", "lm-eval/org__model-b", "--allow-mismatch"],
+        ["harness/gpu-calc-hard-equal-update-3seeds.json",
+         "harness/gpu-calc-hard-equal-update-3seeds.json", "--json"],
+    ],
+)
+def test_every_format_read_in_a_child_compares_the_same(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """Each reader's run comes back from the child without records and result files and is
+    compared as it is in one process (small files are read in a child here: no size floor)."""
+    a, b, *rest = argv
+    if a == b and a.startswith("lerobot/libero10"):
+        rest = [*rest, "--read-a", "eval_results_400", "--read-b", "eval_results_800"]
+    full = [str(SAMPLES / a), str(SAMPLES / b), *rest]
+    monkeypatch.setattr(sides, "WORTH_A_CHILD", 0)
+    forked = _run(["compare", *full], capsys)
+    _in_one_process(monkeypatch)
+    assert _run(["compare", *full], capsys) == forked
