@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import evalview.cli.compare_sides as sides
-import evalview.folder.parallel as parallel
+import evalview.folder.forked as forked
 from evalview.cli import main
 from evalview.load import ReadOptions
 from evalview.model.address import Address
@@ -33,7 +33,7 @@ def _pair(tmp_path: Path, *, b_errors: bool = False, **b_manifest: object) -> tu
 
 
 def _in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "fork_call", lambda fn: None)
+    monkeypatch.setattr(forked, "fork_call", lambda fn: None)
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -106,7 +106,7 @@ def test_unreadable_b_says_the_same_after_a(
 
 def test_fork_call_value_failure_and_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     pid = os.getpid()
-    job = parallel.fork_call(lambda: ("done", os.getpid()))
+    job = forked.fork_call(lambda: ("done", os.getpid()))
     assert job is not None
     value = job.result()
     assert value is not None and value[0] == "done" and value[1] != pid
@@ -115,17 +115,17 @@ def test_fork_call_value_failure_and_threads(monkeypatch: pytest.MonkeyPatch) ->
     def boom() -> int:
         raise ValueError("in the child")
 
-    failed = parallel.fork_call(boom)
+    failed = forked.fork_call(boom)
     assert failed is not None and failed.result() is None  # the caller does the work itself
 
     monkeypatch.setattr(threading, "active_count", lambda: 2)
-    assert parallel.fork_call(lambda: 1) is None  # never fork a process with threads
+    assert forked.fork_call(lambda: 1) is None  # never fork a process with threads
 
 
 def test_cancel_stops_a_child_whose_value_is_not_taken() -> None:
     import time
 
-    job = parallel.fork_call(lambda: time.sleep(600) or 1)
+    job = forked.fork_call(lambda: time.sleep(600) or 1)
     assert job is not None
     child = job._pid
     assert child is not None
@@ -165,3 +165,21 @@ def test_every_format_read_in_a_child_compares_the_same(
     forked = _run(["compare", *full], capsys)
     _in_one_process(monkeypatch)
     assert _run(["compare", *full], capsys) == forked
+
+
+def test_compare_imports_no_process_pool_nor_rich_tables_for_json(tmp_path: Path) -> None:
+    """The child is a bare fork (`folder.forked`): no concurrent.futures or multiprocessing
+    (~15 ms), and `--json` needs no rich table."""
+    import subprocess
+    import sys
+
+    a, b = _pair(tmp_path)
+    probe = (
+        "import sys\nfrom evalview.cli import main\n"
+        f"main(['compare', {a!r}, {b!r}, '--json'])\n"
+        "print(sorted(m for m in ('concurrent.futures.process', 'multiprocessing', 'rich.table')"
+        " if m in sys.modules), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert done.stderr.strip().splitlines()[-1] == "[]"

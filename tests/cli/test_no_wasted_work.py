@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import evalview.audit
-import evalview.folder.parallel as parallel
+import evalview.folder.forked as forked
 import evalview.stats.bootstrap as bootstrap_module
 from evalview.cli import main
 from evalview.stats.bootstrap import bootstrap_interval, bootstrap_intervals
@@ -125,7 +125,7 @@ def _count_audits(monkeypatch: pytest.MonkeyPatch, log: Path) -> Callable[[], li
 
 
 def _in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "fork_call", lambda fn: None)
+    monkeypatch.setattr(forked, "fork_call", lambda fn: None)
 
 
 @pytest.mark.parametrize("forked", [True, False])

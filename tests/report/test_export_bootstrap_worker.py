@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import evalview.folder.parallel as parallel
+import evalview.folder.forked as forked
 import evalview.report.export as export
 import evalview.stats
 from evalview.report.export import export_run
@@ -24,7 +24,7 @@ def _files(dest: Path) -> dict[str, bytes]:
 
 
 def _in_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "fork_waiting", lambda fn: None)
+    monkeypatch.setattr(forked, "fork_waiting", lambda fn: None)
 
 
 @pytest.mark.parametrize("bootstrap", [None, 400])
@@ -65,7 +65,7 @@ def test_no_child_without_a_bootstrap(tmp_path: Path, monkeypatch: pytest.Monkey
     def refuse(fn: object) -> None:
         raise AssertionError("forked for a bootstrap of 0 resamples")
 
-    monkeypatch.setattr(parallel, "fork_waiting", refuse)
+    monkeypatch.setattr(forked, "fork_waiting", refuse)
     export_run(ROBO, tmp_path / "out", bootstrap=0)
 
 

@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
             "two harness results, or two reads of one schedule."
         )
     from evalview.cli.output import exit_at_once
-    from evalview.folder.parallel import wait_for_children
+    from evalview.folder.forked import wait_for_children
 
     try:
         result = compare_unaudited(

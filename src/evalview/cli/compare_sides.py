@@ -36,7 +36,7 @@ WORTH_A_CHILD = 1 << 20
 
 def open_sides(a: Address, b: Address, options: ReadOptions) -> tuple[Side, Side]:
     """A and B as `compare` takes them (`open_unaudited`), B read in a child when it can be."""
-    from evalview.folder.parallel import fork_call
+    from evalview.folder.forked import fork_call
 
     worker = None
     if _worth_a_child(b.path):

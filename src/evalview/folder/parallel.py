@@ -7,17 +7,15 @@ candidate) everything runs in this process: no pool to start.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing.context import BaseContext
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
-A = TypeVar("A")
 
 
 def default_jobs() -> int:
@@ -226,166 +224,3 @@ def _preload() -> None:
 
     for name in _FORK_PRELOAD:
         importlib.import_module(name)
-
-
-class Forked(Generic[R]):
-    """`fn()` computing in a forked child process (`fork_call`, `fork_waiting`) while this one
-    goes on."""
-
-    def __init__(self, pid: int, fd: int, send_fd: int | None = None) -> None:
-        self._pid: int | None = pid
-        self._fd = fd
-        self._send_fd = send_fd
-
-    def send(self, arg: object) -> bool:
-        """Give a waiting child (`fork_waiting`) its argument; False when it cannot take it (it
-        failed already, or `arg` does not pickle): `result` then says None."""
-        import pickle
-
-        fd, self._send_fd = self._send_fd, None
-        if fd is None:
-            return False
-        try:
-            with os.fdopen(fd, "wb") as pipe:
-                pipe.write(pickle.dumps(arg, protocol=pickle.HIGHEST_PROTOCOL))
-        except Exception:
-            return False
-        return True
-
-    def result(self) -> R | None:
-        """The child's value, waiting for it; None when the child failed in any way (the
-        caller then does the work itself, so any error is raised where it always was)."""
-        import pickle
-
-        if self._pid is None:
-            return None
-        self._close_send()  # a waiting child never sent its argument ends now
-        chunks = []
-        try:
-            with os.fdopen(self._fd, "rb") as pipe:
-                while chunk := pipe.read(1 << 20):
-                    chunks.append(chunk)
-        except OSError:
-            chunks = []
-        # The child writes its value only once computed, whole; not waiting for its exit here
-        # (freeing a read run's memory takes the kernel 5-20 ms): reaped when it has ended.
-        _UNREAPED.append(self._pid)
-        self._pid = None
-        _reap()
-        if not chunks:
-            return None
-        try:
-            value: R = pickle.loads(b"".join(chunks))
-        except Exception:  # cut short: the child ended before writing all of it
-            return None
-        return value
-
-    def cancel(self) -> None:
-        """Stop the child if its value was not taken (the caller stopped first)."""
-        if self._pid is None:
-            return
-        import signal
-
-        with contextlib.suppress(OSError):
-            os.kill(self._pid, signal.SIGKILL)
-        os.waitpid(self._pid, 0)
-        self._pid = None
-        self._close_send()
-        with contextlib.suppress(OSError):
-            os.close(self._fd)
-
-    def _close_send(self) -> None:
-        fd, self._send_fd = self._send_fd, None
-        if fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-
-#: Children whose value was taken and whose exit was not waited for yet (`_reap`).
-_UNREAPED: list[int] = []
-
-
-def _reap(*, wait: bool = False) -> None:
-    """Collect the exit of every child that has ended (of every child, with `wait`)."""
-    for pid in list(_UNREAPED):
-        try:
-            done, _ = os.waitpid(pid, 0 if wait else os.WNOHANG)
-        except ChildProcessError:
-            done = pid
-        if done:
-            _UNREAPED.remove(pid)
-
-
-def wait_for_children() -> None:
-    """Wait for the children whose values were taken (by now they have ended): a command calls
-    it before it exits, so that its own CPU time, as its parent sees it (`os.wait4`, the
-    benchmarks), includes theirs."""
-    _reap(wait=True)
-
-
-def fork_call(fn: Callable[[], R]) -> Forked[R] | None:
-    """Compute `fn()` in a forked child process, its value pickled back through a pipe; None
-    when this process cannot fork safely (no `os.fork`, or threads besides this one, which a
-    fork must not copy mid-lock). A short-lived command overlaps two CPU-bound halves of its
-    work on two cores this way (`compare` reads B while it reads A). `fn` must not return None
-    (that is how `Forked.result` says the child failed), nor write to stdout or stderr."""
-    return _fork(lambda _arg: fn(), waits=False)
-
-
-def fork_waiting(fn: Callable[[A], R]) -> Forked[R] | None:
-    """`fork_call` for work whose input comes later: the child waits for `Forked.send(arg)`
-    and computes `fn(arg)`. Forked while this process is still small (before it reads
-    anything), the child shares none of the read's memory, so neither process pays to copy
-    pages the other touches (`export`'s seed bootstrap)."""
-    return _fork(fn, waits=True)
-
-
-def _fork(fn: Callable[[A], R], *, waits: bool) -> Forked[R] | None:
-    if not hasattr(os, "fork") or threading.active_count() > 1:
-        return None
-    _reap()
-    read_end, write_end = os.pipe()
-    arg_read, arg_write = os.pipe() if waits else (None, None)
-    try:
-        pid = os.fork()
-    except OSError:
-        for fd in (read_end, write_end, arg_read, arg_write):
-            if fd is not None:
-                os.close(fd)
-        return None
-    if pid == 0:  # pragma: no cover - the child (coverage does not follow a fork)
-        _child(fn, read_end, write_end, arg_read, arg_write)
-    os.close(write_end)
-    if arg_read is not None:
-        os.close(arg_read)
-    return Forked(pid, read_end, arg_write)
-
-
-def _child(
-    fn: Callable[[A], object],
-    read_end: int,
-    write_end: int,
-    arg_read: int | None,
-    arg_write: int | None,
-) -> None:
-    """Run `fn` (on the argument sent, when it waits for one), send its pickled value (nothing
-    when it raised) and end without running any of the parent's exit handlers or flushing its
-    buffers."""
-    import pickle
-
-    code = 1
-    try:
-        os.close(read_end)
-        arg = None
-        if arg_read is not None and arg_write is not None:
-            os.close(arg_write)
-            with os.fdopen(arg_read, "rb") as pipe:
-                arg = pickle.loads(pipe.read())  # EOF without an argument: raises, ends
-        payload = pickle.dumps(fn(arg), protocol=pickle.HIGHEST_PROTOCOL)  # type: ignore[arg-type]
-        with os.fdopen(write_end, "wb") as pipe:
-            pipe.write(payload)
-        code = 0
-    except BaseException:  # whatever it was, the parent does the work itself and meets it
-        code = 1
-    finally:
-        os._exit(code)

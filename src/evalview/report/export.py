@@ -33,7 +33,7 @@ from evalview.report.render import render_html
 from evalview.report.sanitize import Scrubber
 
 if TYPE_CHECKING:
-    from evalview.folder.parallel import Forked
+    from evalview.folder.forked import Forked
     from evalview.model.address import Address
     from evalview.report.harness_export import HarnessExported
     from evalview.session import HarnessSession, Session
@@ -216,7 +216,7 @@ def _bootstrap_worker() -> Forked[Aggregate] | None:
     # numpy and the scorer, needed here as well (the episode table, the score): imported once,
     # before the fork, not once in each process
     import evalview.stats.scorecard  # noqa: F401
-    from evalview.folder.parallel import fork_waiting
+    from evalview.folder.forked import fork_waiting
 
     return fork_waiting(_bootstrapped)
 
