@@ -59,6 +59,8 @@ def test_b_is_read_and_audited_in_a_child(
     assert isinstance(side_a, UnauditedRead) and isinstance(side_b, UnauditedRead)
     assert side_b._session is not None  # audited in the child, not again here
     assert side_b.run.records == [] and side_b.run.result_files == []
+    assert side_b.run.record_checks is None  # used by B's audit, in the child
+    assert side_a.run.record_checks is not None  # A audited at once too: checked as read
     assert len(side_b.run.episodes) == len(IDS)
     here = real_open(Address.of(b), read=ReadOptions())
     assert isinstance(here, UnauditedRead)

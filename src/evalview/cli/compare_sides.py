@@ -42,9 +42,10 @@ def open_sides(a: Address, b: Address, options: ReadOptions) -> tuple[Side, Side
     if _worth_a_child(b.path):
         import numpy  # noqa: F401 - both processes build a table: imported once, before the fork
 
-        worker = fork_call(partial(_thin_side, b, options))
+        worker = fork_call(partial(_thin_side, b, _checking_records(options)))
     try:
-        side_a = _open(a, options)
+        # with a child both sides are audited at once, so as they are read (`_checking_records`)
+        side_a = _open(a, options if worker is None else _checking_records(options))
         if worker is not None and isinstance(side_a, UnauditedRead):
             _prepare(side_a)  # while the child works: this process would only wait
             import evalview.compare.paired  # noqa: F401 - the same: what pairs them next
@@ -53,6 +54,14 @@ def open_sides(a: Address, b: Address, options: ReadOptions) -> tuple[Side, Side
         if worker is not None:
             worker.cancel()
     return side_a, side_b if side_b is not None else _open(b, options)
+
+
+def _checking_records(options: ReadOptions) -> ReadOptions:
+    """`options` whose closed-run reader runs the audit's per-record checks as it parses, as
+    `evalview.session` reads for the doors that audit at once (`check`, `score`, `export`)."""
+    from evalview.audit.checks.episodes import RecordChecks
+
+    return replace(options, on_record=RecordChecks)
 
 
 def _worth_a_child(path: Path) -> bool:
@@ -80,11 +89,12 @@ def _prepare(side: UnauditedRead) -> None:
 
 def _thin_side(address: Address, options: ReadOptions) -> UnauditedRead | None:
     """B, in the child: read, audited and its table built, without what only the reader and
-    the audit use (records and result files); None for a harness result (read here)."""
+    the audit use (records, result files, the per-record checks); None for a harness result
+    (read here)."""
     side = _open(address, options)
     if not isinstance(side, UnauditedRead):
         return None
     session = side.audited()
     _ = side.run.episodes
-    thin = replace(side.run, records=[], result_files=[])
+    thin = replace(side.run, records=[], result_files=[], record_checks=None)
     return UnauditedRead(side.address, thin, replace(session, run=thin))
