@@ -509,7 +509,8 @@ def compare_runs(
 
     `findings`: each read's whole audit, as its session holds it (`evalview.session` opens and
     audits both; nothing here audits again), or a function that audits it: called only when the
-    refusals reach that read (`evalview compare` never audits B when A is refused already).
+    refusals reach that read (in one process `evalview compare` never audits B when A is
+    refused already; with a child process it audits B there, beside A's read: cli/compare_sides).
     """
     fa, fb = read_facts(a, label_a), read_facts(b, label_b)
     _refuse_unknown_group(a, b, fa.label, fb.label, group_by)
