@@ -5,6 +5,7 @@ the comparison done in one process."""
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from pathlib import Path
 
@@ -122,6 +123,9 @@ def test_fork_call_value_failure_and_threads(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(threading, "active_count", lambda: 2)
     assert forked.fork_call(lambda: 1) is None  # never fork a process with threads
+    monkeypatch.setattr(threading, "active_count", lambda: 1)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert forked.fork_call(lambda: 1) is None  # nor on macOS
 
 
 def test_cancel_stops_a_child_whose_value_is_not_taken() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
@@ -120,10 +121,11 @@ def wait_for_children() -> None:
 
 def fork_call(fn: Callable[[], R]) -> Forked[R] | None:
     """Compute `fn()` in a forked child process, its value pickled back through a pipe; None
-    when this process cannot fork safely (no `os.fork`, or threads besides this one, which a
-    fork must not copy mid-lock). A short-lived command overlaps two CPU-bound halves of its
-    work on two cores this way (`compare` reads B while it reads A). `fn` must not return None
-    (that is how `Forked.result` says the child failed), nor write to stdout or stderr."""
+    when this process cannot fork safely (no `os.fork`, macOS, or threads besides this one,
+    which a fork must not copy mid-lock). A short-lived command overlaps two CPU-bound halves
+    of its work on two cores this way (`compare` reads B while it reads A). `fn` must not
+    return None (that is how `Forked.result` says the child failed), nor write to stdout or
+    stderr."""
     return _fork(lambda _arg: fn(), waits=False)
 
 
@@ -136,7 +138,9 @@ def fork_waiting(fn: Callable[[A], R]) -> Forked[R] | None:
 
 
 def _fork(fn: Callable[[A], R], *, waits: bool) -> Forked[R] | None:
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    # macOS: system libraries numpy may use are not safe to use in a forked child (CPython's
+    # multiprocessing documentation); the work is done in this process there
+    if not hasattr(os, "fork") or sys.platform == "darwin" or threading.active_count() > 1:
         return None
     _reap()
     read_end, write_end = os.pipe()
