@@ -8,8 +8,8 @@ Nothing else changes: the comparison, its refusals and their order are `compare_
 B's findings are the ones its audit here would give, and every output is byte-identical.
 
 When the child cannot run or fails in any way (B unreadable, a harness result, no `os.fork`,
-threads in this process), B is opened here after A, as before: any error is raised by the same
-code in the same order. A small file (a harness result, a small log) is opened here too: a
+macOS, threads in this process), B is opened here after A, as before: any error is raised by
+the same code in the same order. A small file (a harness result, a small log) is opened here too: a
 second process would cost more than it saves.
 """
 
