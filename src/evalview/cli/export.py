@@ -123,7 +123,4 @@ def run(args: argparse.Namespace) -> int:
         out.print(f"  {escape(str(path))}")
     for warning in summary.warnings:
         out.print(f"[yellow]! {escape(warning)}[/]")
-    from evalview.folder.forked import wait_for_children
-
-    wait_for_children()  # the bootstrap's process (report/export.py), long done by now
     return exit_at_once(EXIT_OK, "export")

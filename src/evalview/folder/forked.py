@@ -1,11 +1,10 @@
 """One piece of a short-lived command's work in a forked child process, its value pickled back.
 
-Reading, auditing and the seed bootstrap are CPU-bound (Python holding the GIL, or numpy in
-small steps), so a second core helps only through a second process. `compare` reads B in one
-while it reads A; `export` draws the bootstrap in one while it builds and scrubs the document.
-The child is a fork (no interpreter start, no imports again); the caller always keeps the way
-of doing the work itself, taken when this process cannot fork safely (no `os.fork`, threads)
-or the child fails in any way, so every error is raised where it always was.
+Reading and auditing a run is CPU-bound Python holding the GIL, so a second core helps only
+through a second process: `compare` reads B in one while it reads A. The child is a fork (no
+interpreter start, no imports again); the caller always keeps the way of doing the work itself,
+taken when this process cannot fork safely (no `os.fork`, macOS, threads) or the child fails
+in any way, so every error is raised where it always was.
 
 Kept apart from `folder.parallel` (the process pool of `check DIR -j`): importing
 concurrent.futures and multiprocessing costs ~15 ms that these commands do not need.
@@ -21,32 +20,14 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 R = TypeVar("R")
-A = TypeVar("A")
 
 
 class Forked(Generic[R]):
-    """`fn()` computing in a forked child process (`fork_call`, `fork_waiting`) while this one
-    goes on."""
+    """`fn()` computing in a forked child process (`fork_call`) while this one goes on."""
 
-    def __init__(self, pid: int, fd: int, send_fd: int | None = None) -> None:
+    def __init__(self, pid: int, fd: int) -> None:
         self._pid: int | None = pid
         self._fd = fd
-        self._send_fd = send_fd
-
-    def send(self, arg: object) -> bool:
-        """Give a waiting child (`fork_waiting`) its argument; False when it cannot take it (it
-        failed already, or `arg` does not pickle): `result` then says None."""
-        import pickle
-
-        fd, self._send_fd = self._send_fd, None
-        if fd is None:
-            return False
-        try:
-            with os.fdopen(fd, "wb") as pipe:
-                pipe.write(pickle.dumps(arg, protocol=pickle.HIGHEST_PROTOCOL))
-        except Exception:
-            return False
-        return True
 
     def result(self) -> R | None:
         """The child's value, waiting for it; None when the child failed in any way (the
@@ -55,7 +36,6 @@ class Forked(Generic[R]):
 
         if self._pid is None:
             return None
-        self._close_send()  # a waiting child never sent its argument ends now
         chunks = []
         try:
             with os.fdopen(self._fd, "rb") as pipe:
@@ -86,15 +66,8 @@ class Forked(Generic[R]):
             os.kill(self._pid, signal.SIGKILL)
         os.waitpid(self._pid, 0)
         self._pid = None
-        self._close_send()
         with contextlib.suppress(OSError):
             os.close(self._fd)
-
-    def _close_send(self) -> None:
-        fd, self._send_fd = self._send_fd, None
-        if fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(fd)
 
 
 #: Children whose value was taken and whose exit was not waited for yet (`_reap`).
@@ -126,61 +99,33 @@ def fork_call(fn: Callable[[], R]) -> Forked[R] | None:
     of its work on two cores this way (`compare` reads B while it reads A). `fn` must not
     return None (that is how `Forked.result` says the child failed), nor write to stdout or
     stderr."""
-    return _fork(lambda _arg: fn(), waits=False)
-
-
-def fork_waiting(fn: Callable[[A], R]) -> Forked[R] | None:
-    """`fork_call` for work whose input comes later: the child waits for `Forked.send(arg)`
-    and computes `fn(arg)`. Forked while this process is still small (before it reads
-    anything), the child shares none of the read's memory, so neither process pays to copy
-    pages the other touches (`export`'s seed bootstrap)."""
-    return _fork(fn, waits=True)
-
-
-def _fork(fn: Callable[[A], R], *, waits: bool) -> Forked[R] | None:
     # macOS: system libraries numpy may use are not safe to use in a forked child (CPython's
     # multiprocessing documentation); the work is done in this process there
     if not hasattr(os, "fork") or sys.platform == "darwin" or threading.active_count() > 1:
         return None
     _reap()
     read_end, write_end = os.pipe()
-    arg_read, arg_write = os.pipe() if waits else (None, None)
     try:
         pid = os.fork()
     except OSError:
-        for fd in (read_end, write_end, arg_read, arg_write):
-            if fd is not None:
-                os.close(fd)
+        os.close(read_end)
+        os.close(write_end)
         return None
     if pid == 0:  # pragma: no cover - the child (coverage does not follow a fork)
-        _child(fn, read_end, write_end, arg_read, arg_write)
+        _child(fn, read_end, write_end)
     os.close(write_end)
-    if arg_read is not None:
-        os.close(arg_read)
-    return Forked(pid, read_end, arg_write)
+    return Forked(pid, read_end)
 
 
-def _child(
-    fn: Callable[[A], object],
-    read_end: int,
-    write_end: int,
-    arg_read: int | None,
-    arg_write: int | None,
-) -> None:
-    """Run `fn` (on the argument sent, when it waits for one), send its pickled value (nothing
-    when it raised) and end without running any of the parent's exit handlers or flushing its
-    buffers."""
+def _child(fn: Callable[[], object], read_end: int, write_end: int) -> None:
+    """Run `fn`, send its pickled value (nothing when it raised) and end without running any of
+    the parent's exit handlers or flushing its buffers."""
     import pickle
 
     code = 1
     try:
         os.close(read_end)
-        arg = None
-        if arg_read is not None and arg_write is not None:
-            os.close(arg_write)
-            with os.fdopen(arg_read, "rb") as pipe:
-                arg = pickle.loads(pipe.read())  # EOF without an argument: raises, ends
-        payload = pickle.dumps(fn(arg), protocol=pickle.HIGHEST_PROTOCOL)  # type: ignore[arg-type]
+        payload = pickle.dumps(fn(), protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write_end, "wb") as pipe:
             pipe.write(payload)
         code = 0

@@ -15,7 +15,7 @@ a re-run (a warning on the page), never relabelled as task failures.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
@@ -180,15 +180,10 @@ def build_result(
     metrics: Sequence[str] = (),
     scrubber: Scrubber | None = None,
     redact: bool = False,
-    complete: Callable[[], Scorecard] | None = None,
 ) -> Result:
     """The validated, scrubbed result. Raises ExportRefused when the run cannot be published,
     and AuditRefused (EV606) when a published field holds a credential-shaped value, unless
-    `redact`: then the value is replaced and listed in `redacted`.
-
-    `complete`: the card with its seed bootstrap, computed meanwhile in another process
-    (report/export.py); `card` is the same card without it. The document is built and scrubbed
-    from `card`, and the bootstrap's numbers are put into its aggregate before validation."""
+    `redact`: then the value is replaced and listed in `redacted`."""
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         raise ExportRefused(f"the audit finds {len(errors)} error(s); fix them before exporting.")
@@ -213,8 +208,6 @@ def build_result(
             "--redact to publish them replaced (result.json and the page then list each one).",
             [leak_finding(run, leak) for leak in leaks],
         )
-    if complete is not None:
-        _add_bootstrap(clean["aggregate"], card, complete())
     if leaks:
         clean["redacted"] = [leak.to_json() for leak in leaks]
     clean["redactions"] = dropped + scrubber.redactions + len(leaks)
@@ -224,23 +217,6 @@ def build_result(
         clean["source_format"] = label
     # Validated from its JSON text, as a reader validates the file (strict types).
     return Result.from_json(orjson.dumps(clean, option=orjson.OPT_SERIALIZE_NUMPY))
-
-
-def _add_bootstrap(aggregate: dict[str, Any], without: Scorecard, card: Scorecard) -> None:
-    """Put into the scrubbed aggregate what the bootstrap changed in it (`with_bootstrap` sets
-    the interval and the resamples, published as numbers, which scrubbing never changes)."""
-    before = published_numbers(without)["aggregate"]
-    for key, value in published_numbers(card)["aggregate"].items():
-        if value != before.get(key):
-            if _has_text(value) or _has_text(before.get(key)):
-                raise TypeError(f"aggregate.{key}: the bootstrap changed text, not numbers")
-            aggregate[key] = value
-
-
-def _has_text(value: Any) -> bool:
-    if isinstance(value, list | tuple):
-        return any(_has_text(v) for v in value)
-    return not (value is None or isinstance(value, int | float))
 
 
 def _export_label(run: Run) -> str | None:

@@ -33,12 +33,9 @@ from evalview.report.render import render_html
 from evalview.report.sanitize import Scrubber
 
 if TYPE_CHECKING:
-    from evalview.folder.forked import Forked
     from evalview.model.address import Address
     from evalview.report.harness_export import HarnessExported
     from evalview.session import HarnessSession, Session
-    from evalview.stats import Scorecard
-    from evalview.stats.scorecard import Aggregate
 
 __all__ = ["AuditRefused", "Exported", "export_run", "result_bytes"]
 
@@ -158,98 +155,40 @@ def _export_run(
     src, dest = address.path, Path(output_dir)
     check_input_path(src)  # before the snapshot opens anything: no symlink, FIFO or device
     check_destination(src, dest)
-    # The seed bootstrap's process, forked now, while this one is small (`_bootstrap_worker`)
-    worker = None if bootstrap == 0 else _bootstrap_worker()
-    try:
-        # A closed run's files are hashed as the loader reads them (once); a single-file input
-        # is recorded before it is read, as it is not read through the closed-run reader.
-        recorder = snapshot.Recorder()
-        early = None if os.path.isdir(src) else snapshot.take(src)
-        session = open_one(address, read=ReadOptions(on_read=recorder))
-        if isinstance(session, HarnessSession):
-            return _export_harness(session, dest, metrics, redact)
-        before = early if early is not None else recorder.snapshot(src)
-        run, findings = session.run, session.findings
-        errors = [f for f in findings if f.severity is Severity.ERROR]
-        if errors:
-            raise AuditRefused(
-                f"{src}: the audit finds {len(errors)} error(s); an inconsistent record is not "
-                "exported. Fix them (see `evalview check`) and export again.",
-                errors,
-            )
-        scored = score_session(session, replace(EXPORT_SCORING, bootstrap=0))
-        card, complete = _scored(scored, bootstrap, worker)
-        result = build_result(
-            run, card, findings, metrics=metrics, scrubber=scrubber, redact=redact,
-            complete=complete,
+    # A closed run's files are hashed as the loader reads them (once); a single-file input is
+    # recorded before it is read, as it is not read through the closed-run reader.
+    recorder = snapshot.Recorder()
+    early = None if os.path.isdir(src) else snapshot.take(src)
+    session = open_one(address, read=ReadOptions(on_read=recorder))
+    if isinstance(session, HarnessSession):
+        return _export_harness(session, dest, metrics, redact)
+    before = early if early is not None else recorder.snapshot(src)
+    run, findings = session.run, session.findings
+    errors = [f for f in findings if f.severity is Severity.ERROR]
+    if errors:
+        raise AuditRefused(
+            f"{src}: the audit finds {len(errors)} error(s); an inconsistent record is not "
+            "exported. Fix them (see `evalview check`) and export again.",
+            errors,
         )
-        payload = {
-            RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")
-        }
+    card = score_session(session, replace(EXPORT_SCORING, bootstrap=bootstrap))
+    result = build_result(
+        run, card, findings, metrics=metrics, scrubber=scrubber, redact=redact
+    )
+    payload = {RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")}
 
-        def unchanged() -> None:
-            """The last check before the rename: the test hook, then the run as it was read."""
-            if before_commit is not None:
-                before_commit()
-            changed = snapshot.changed(src, before, since_ns=recorder.started_ns)
-            if changed:
-                more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
-                shown = ", ".join(changed[:5]) + more
-                raise ExportRefused(
-                    f"{src}: {shown} changed while the export was reading the run; nothing "
-                    "was written. Wait until the run is closed (nothing writing to it) and "
-                    "export again."
-                )
+    def unchanged() -> None:
+        """The last check before the rename: the test hook, then the run as it was read."""
+        if before_commit is not None:
+            before_commit()
+        changed = snapshot.changed(src, before, since_ns=recorder.started_ns)
+        if changed:
+            more = f" and {len(changed) - 5} more" if len(changed) > 5 else ""
+            shown = ", ".join(changed[:5]) + more
+            raise ExportRefused(
+                f"{src}: {shown} changed while the export was reading the run; nothing was "
+                "written. Wait until the run is closed (nothing writing to it) and export again."
+            )
 
-        written = write_new_directory(dest, payload, before_rename=unchanged)
-        return Exported(dest, result, written, findings, session if keep else None)
-    finally:
-        if worker is not None:
-            worker.cancel()
-
-
-def _bootstrap_worker() -> Forked[Aggregate] | None:
-    """A child process that waits for the scored card, to add the seed bootstrap (10,000
-    resamples, about 0.3 s at 10,000 episodes) while this process builds and scrubs the
-    document (about as long). Forked before the run is read, it shares none of its memory.
-    None where this process cannot fork: the bootstrap is computed here."""
-    # numpy and the scorer, needed here as well (the episode table, the score): imported once,
-    # before the fork, not once in each process
-    import evalview.stats.scorecard  # noqa: F401
-    from evalview.folder.forked import fork_waiting
-
-    return fork_waiting(_bootstrapped)
-
-
-def _bootstrapped(job: tuple[Scorecard, int]) -> Aggregate:
-    """In the child: the aggregate `with_bootstrap` gives the card (the same function)."""
-    from evalview.stats import with_bootstrap
-
-    card, resamples = job
-    return with_bootstrap(card, resamples).aggregate
-
-
-def _scored(
-    card: Scorecard, bootstrap: int | None, worker: Forked[Aggregate] | None
-) -> tuple[Scorecard, Callable[[], Scorecard] | None]:
-    """The card to build the result from and, when its bootstrap is computed meanwhile by the
-    worker, the function giving the card with it (`build_result(complete=...)`). As
-    `score_session`: a refused card carries no bootstrap (build_result refuses it)."""
-    from dataclasses import replace
-
-    from evalview.stats import with_bootstrap
-    from evalview.stats.bootstrap import DEFAULT_RESAMPLES
-
-    resamples = DEFAULT_RESAMPLES if bootstrap is None else bootstrap
-    if card.refused or not resamples:
-        return card, None
-    if worker is None or not worker.send((card, resamples)):
-        return with_bootstrap(card, resamples), None
-
-    def complete() -> Scorecard:
-        aggregate = worker.result()
-        if aggregate is None:  # the child failed: computed here, as without it
-            return with_bootstrap(card, resamples)
-        return replace(card, aggregate=aggregate)
-
-    return card, complete
+    written = write_new_directory(dest, payload, before_rename=unchanged)
+    return Exported(dest, result, written, findings, session if keep else None)
