@@ -669,7 +669,9 @@ def compare_sessions(
 @dataclass
 class UnauditedRead:
     """An episode read opened but not yet audited: `compare` audits a side only when its
-    refusals reach it (`audited`, once), so a comparison A refuses never pays for B's audit."""
+    refusals reach it (`audited`, once), so in one process a comparison A refuses never pays for
+    B's audit. (When B is read in a forked child, cli/compare_sides.py, the child audits B
+    beside A's read: CPU on the other core, no wall time.)"""
 
     address: Address
     run: Run
