@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from evalview.cli import main
-from evalview.folder.table import latex_escape, md_escape
+from evalview.folder.cells import latex_escape
+from evalview.folder.table import md_escape
 from helpers.closed_runs import outcomes_for, write_run
 from helpers.paths import SAMPLE_RUNS
 

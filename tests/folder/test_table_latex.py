@@ -20,9 +20,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from evalview.cli import main
+from evalview.folder.cells import note_parts
 from evalview.folder.latex import LINEWIDTH_PT, number_notes, paper_table, row_labels
 from evalview.folder.reads import ReadRow, TaskCell
-from evalview.folder.table import note_parts
 from helpers.closed_runs import outcomes_for, write_run
 from helpers.paths import SAMPLE_RUNS
 

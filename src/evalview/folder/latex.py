@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from evalview.fmt import pct
+from evalview.folder.cells import latex_escape, note_parts, task_matrix, value_tasks
 from evalview.folder.reads import ReadRow, TaskCell, TaskValue
-from evalview.folder.table import latex_escape, note_parts, task_matrix, value_tasks
 
 #: onecolumn: for a page's width; twocolumn: for one column of a two-column paper
 Layout = Literal["onecolumn", "twocolumn"]

@@ -15,10 +15,10 @@ from evalview.stats.policy import Refusal
 from evalview.stats.scorecard import (
     Aggregate,
     Scorecard,
-    TaskScore,
     score_run,
     with_bootstrap,
 )
+from evalview.stats.task_scores import TaskScore
 
 __all__ = [
     "Z95",

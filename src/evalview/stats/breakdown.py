@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from evalview.model.run import EpisodeTable, Run
 from evalview.stats.graded import mean_and_se
-
-if TYPE_CHECKING:
-    from evalview.stats.scorecard import TaskScore
+from evalview.stats.task_scores import TaskScore, task_scores
 
 #: The group of the cases whose sample records no value for the key.
 NO_VALUE = "(no value)"
@@ -65,8 +63,6 @@ def breakdown(cases: EpisodeTable, values: dict[str, str], key: str, means: str,
               *, keep_order: bool = False) -> Breakdown:
     """Each group's counts, rate and Wilson interval over the selected cases (`values`:
     episode id -> group). `keep_order`: groups in order of first appearance (samples)."""
-    from evalview.stats.scorecard import task_scores
-
     labels = labels_of(cases, values)
     column = np.empty(len(labels), dtype=object)
     column[:] = labels

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from evalview.findings import Finding, Severity
 from evalview.fmt import exact
 from evalview.model.facts import TEST, ReadFacts, read_facts
-from evalview.model.run import ERROR, EpisodeTable, Run, take_rows
+from evalview.model.run import EpisodeTable, Run, take_rows
 from evalview.stats import policy
 from evalview.stats.aggregate import ZeroSpread, all_tasks_mean, zero_spread
 from evalview.stats.benchmark import (
@@ -38,8 +38,9 @@ from evalview.stats.errors import (
     termination_counts,
 )
 from evalview.stats.graded import GradedMetric, graded_metric
-from evalview.stats.intervals import Interval, wilson_interval
+from evalview.stats.intervals import Interval
 from evalview.stats.policy import Refusal, untagged_quality_tags
+from evalview.stats.task_scores import NO_ROWS, TaskScore, rows_by_task, task_scores
 
 if TYPE_CHECKING:
     from evalview.stats.breakdown import Breakdown, OtherScorer
@@ -50,66 +51,6 @@ SCHEDULE_COVERAGE_NOTE = (
     "client-selected schedule: it does not establish coverage of the entire native benchmark"
 )
 DECLARED_COVERAGE_NOTE = "every case the benchmark declaration lists for this seed set"
-
-
-@dataclass(frozen=True, slots=True)
-class TaskScore:
-    """One task's counts over its selected cases, its rate over them, its Wilson 95 % interval.
-
-    The counts are the task's `Denominators` (held, not copied field by field); the properties
-    below name them as the views and `to_json` read them.
-    """
-
-    task: str
-    counts: Denominators
-    #: successes / selected (errored and unattempted cases are not successes)
-    rate: float
-    wilson95: Interval
-    error_categories: dict[str, int]
-
-    @property
-    def selected(self) -> int:
-        return self.counts.selected
-
-    @property
-    def attempted(self) -> int:
-        return self.counts.attempted
-
-    @property
-    def completed(self) -> int:
-        return self.counts.completed
-
-    @property
-    def errors(self) -> int:
-        return self.counts.errors
-
-    @property
-    def successes(self) -> int:
-        return self.counts.successes
-
-    @property
-    def unattempted(self) -> int:
-        return self.counts.unattempted
-
-    @property
-    def missing(self) -> int:
-        """Declared cases of this task absent from the run (counted as failures)."""
-        return self.counts.missing
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "task": self.task,
-            "selected": self.selected,
-            "attempted": self.attempted,
-            "completed": self.completed,
-            "errors": self.errors,
-            "successes": self.successes,
-            "unattempted": self.unattempted,
-            "missing": self.missing,
-            "rate": self.rate,
-            "wilson95": list(self.wilson95),
-            "error_categories": self.error_categories,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,7 +408,7 @@ def _aggregate(
     counts = ([t.successes for t in task_rows], [t.selected for t in task_rows])
     value = all_tasks_mean(*counts)
     index = rows_by_task(cases)
-    rows = (index.get(t, _NO_ROWS) for t in tasks)
+    rows = (index.get(t, NO_ROWS) for t in tasks)
     per_task = tuple(outcomes(cases.status[r], cases.success[r]) for r in rows)
     boot = bootstrap_interval(list(per_task), bootstrap) if bootstrap else None
     aggregate = Aggregate(
@@ -543,45 +484,3 @@ def _declared_seed_set(facts: ReadFacts) -> SeedSet | None:
 
 def _take(cases: EpisodeTable, mask: np.ndarray[Any, np.dtype[np.bool_]]) -> EpisodeTable:
     return take_rows(cases, np.flatnonzero(mask))
-
-
-def rows_by_task(cases: EpisodeTable) -> dict[Any, npt.NDArray[np.intp]]:
-    """Each task's row indexes, from one pass over the column: a mask per task costs a pass
-    per task, and 10,000 tasks of 10 episodes took minutes that way."""
-    groups: dict[Any, list[int]] = {}
-    for i, task in enumerate(cases.task.tolist()):
-        groups.setdefault(task, []).append(i)
-    return {t: np.asarray(ix, dtype=np.intp) for t, ix in groups.items()}
-
-
-_NO_ROWS: npt.NDArray[np.intp] = np.empty(0, dtype=np.intp)
-
-
-def task_scores(
-    cases: EpisodeTable, tasks: Sequence[str], missing: Sequence[str]
-) -> list[TaskScore]:
-    """Each task's counts, rate and Wilson interval over its selected cases (in `tasks` order)."""
-    missing_by_task: dict[str, int] = {}
-    for m in missing:
-        t = m.rpartition("/")[0]
-        missing_by_task[t] = missing_by_task.get(t, 0) + 1
-    rows = []
-    index = rows_by_task(cases)
-    for task in tasks:
-        members = take_rows(cases, index.get(task, _NO_ROWS))
-        d = count(members.status, members.success, missing=missing_by_task.get(task, 0))
-        n = d.selected
-        rows.append(
-            TaskScore(
-                task=task,
-                counts=d,
-                rate=d.successes / n if n else 0.0,
-                wilson95=wilson_interval(d.successes, n) if n else (0.0, 1.0),
-                error_categories={
-                    k: v for k, v in category_counts(members).items() if v
-                }
-                if np.any(members.status == ERROR)
-                else {},
-            )
-        )
-    return rows

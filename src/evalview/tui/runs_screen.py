@@ -529,7 +529,7 @@ class RunsScreen(Screen[None]):
     def _value_columns(self, table: VirtualTable) -> None:
         """A column per task any read records a value for (lm-eval), in first-seen order, as
         `evalview table` has: added as such reads arrive."""
-        from evalview.folder.table import value_tasks
+        from evalview.folder.cells import value_tasks
 
         tasks = value_tasks([e.row for e in self.entries if e.row is not None])
         if tasks != self.value_tasks:
