@@ -70,10 +70,10 @@ from evalview.load import ReadOptions, read_input, select_run
 from evalview.audit import audit
 import evalview.audit.checks
 import evalview.cli.check, evalview.cli.output
-from evalview.session import _checking_records
+from evalview.session import checking_records
 t1 = clock()
 # as `check` reads: the audit's per-record checks done as each line is parsed (in "load")
-options = _checking_records(ReadOptions(freeze=True, lazy_table=True))
+options = checking_records(ReadOptions(freeze=True, lazy_table=True))
 run = select_run(read_input(sys.argv[1], options))
 t2 = clock()
 findings = audit(run)

@@ -189,7 +189,7 @@ def open_reads(
     benchmark-harness result. NotARead (an InputError, exit 2) for an input that holds no read
     (PSR checkpoint inputs: `evalview psr` reads those), InputError when it cannot be read."""
     address, source = _address_and_source(path, name)
-    reading = read_address(source, _checking_records(read), progress)
+    reading = read_address(source, checking_records(read), progress)
     return reads_of(reading, address, progress)
 
 
@@ -224,7 +224,7 @@ def open_one(
     (InputError when the file holds several and no name says which). Only that read is
     audited (`export`, and each side of `compare`)."""
     address, source = _address_and_source(path, name)
-    return reads_of(read_address(source, _checking_records(read), progress), address, progress)[0]
+    return reads_of(read_address(source, checking_records(read), progress), address, progress)[0]
 
 
 def open_run(
@@ -240,7 +240,7 @@ def open_run(
     at all (a harness result's arms: `open_reads` gives those).
     """
     address, source = _address_and_source(path, name)
-    reading = read_address(source, _checking_records(read), progress)
+    reading = read_address(source, checking_records(read), progress)
     from evalview.load.errors import NotARead
     from evalview.load.registry import holds_of, reader_named
 
@@ -266,7 +266,7 @@ def _address_and_source(
     return address, Source(address.path)
 
 
-def _checking_records(options: ReadOptions | None) -> ReadOptions:
+def checking_records(options: ReadOptions | None) -> ReadOptions:
     """`options` whose closed-run reader runs the audit's per-record checks as it parses (these
     doors audit each read at once; see audit.checks.episodes.RecordChecks)."""
     options = options or ReadOptions()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from evalview.load import ReadOptions
 from evalview.model.address import Address
-from evalview.session import HarnessSession, UnauditedRead, open_unaudited
+from evalview.session import HarnessSession, UnauditedRead, checking_records, open_unaudited
 
 Side = UnauditedRead | HarnessSession
 
@@ -42,10 +42,10 @@ def open_sides(a: Address, b: Address, options: ReadOptions) -> tuple[Side, Side
     if _worth_a_child(b.path):
         import numpy  # noqa: F401 - both processes build a table: imported once, before the fork
 
-        worker = fork_call(partial(_thin_side, b, _checking_records(options)))
+        worker = fork_call(partial(_thin_side, b, checking_records(options)))
     try:
-        # with a child both sides are audited at once, so as they are read (`_checking_records`)
-        side_a = _open(a, options if worker is None else _checking_records(options))
+        # with a child both sides are audited at once, so as they are read (`checking_records`)
+        side_a = _open(a, options if worker is None else checking_records(options))
         if worker is not None and isinstance(side_a, UnauditedRead):
             _prepare(side_a)  # while the child works: this process would only wait
             import evalview.compare.paired  # noqa: F401 - the same: what pairs them next
@@ -54,14 +54,6 @@ def open_sides(a: Address, b: Address, options: ReadOptions) -> tuple[Side, Side
         if worker is not None:
             worker.cancel()
     return side_a, side_b if side_b is not None else _open(b, options)
-
-
-def _checking_records(options: ReadOptions) -> ReadOptions:
-    """`options` whose closed-run reader runs the audit's per-record checks as it parses, as
-    `evalview.session` reads for the doors that audit at once (`check`, `score`, `export`)."""
-    from evalview.audit.checks.episodes import RecordChecks
-
-    return replace(options, on_record=RecordChecks)
 
 
 def _worth_a_child(path: Path) -> bool:

@@ -13,6 +13,7 @@ and full collections over 10,000 records cost more than the parsing).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import stat
@@ -40,10 +41,10 @@ from evalview.model.run import (
     EpisodeRecord,
     EpisodeTable,
     Identity,
-    LazyTableRun,
     Protocol,
     ResultFile,
     Run,
+    run_with_table,
     split_episode_id,
 )
 
@@ -311,15 +312,9 @@ def _load_with(
 
     manifest = documents.get("manifest.json")
     schedule = _schedule(manifest)
-    fields: dict[str, Any] = {}
-    if lazy_table:
-        make: type[Run] = LazyTableRun
-        fields["make_table"] = lambda: _table(schedule, records, eids, message_key)
-    else:
-        make = Run
-        fields["episodes"] = _table(schedule, records, eids, message_key)
-    return make(
-        **fields,
+    return run_with_table(
+        lambda: _table(schedule, records, eids, message_key),
+        lazy=lazy_table,
         path=path,
         kind="closed-run",
         identity=_identity(manifest),
@@ -450,6 +445,7 @@ def _read_result_files(
 
 #: A parsed line: its record and `EpisodeRecord.episode_id`.
 _Parsed = tuple[EpisodeRecord, str | None]
+
 
 class _SameBytes:
     """Parsed records by their line's bytes (JSON whitespace stripped), for finding the record a
@@ -616,23 +612,19 @@ def _result_paths(reader: _Reader) -> list[tuple[str, os.stat_result | OSError]]
     if not stat.S_ISDIR(st.st_mode):
         return []
     paths: list[tuple[str, os.stat_result | OSError]] = []
-    where: int | str = reader.base + EPISODES_DIR
     if _BY_DIR_FD:
-        try:
+        with contextlib.suppress(OSError):  # else listed (and its error reported) by path
             reader.episodes_fd = os.open(reader.base + EPISODES_DIR, _DIR_FLAGS)
-        except OSError:
-            pass  # listed (and its error reported) by path below
-        else:
-            where = reader.episodes_fd
+    fd = reader.episodes_fd
     try:
-        with os.scandir(where) as it:
+        with os.scandir(reader.base + EPISODES_DIR if fd is None else fd) as it:
             for entry in it:
                 if entry.is_dir(follow_symlinks=False):
                     rel = f"{EPISODES_DIR}/{entry.name}/{RESULT_NAME}"
                     try:
-                        paths.append((rel, os.lstat(
-                            rel[_EPISODES_CUT:], dir_fd=reader.episodes_fd
-                        ) if reader.episodes_fd is not None else os.lstat(reader.base + rel)))
+                        st = (os.lstat(reader.base + rel) if fd is None
+                              else os.lstat(rel[_EPISODES_CUT:], dir_fd=fd))
+                        paths.append((rel, st))
                     except FileNotFoundError:
                         pass
                     except OSError as exc:
@@ -709,8 +701,7 @@ def _parse_lines(
         if report and not i & 255:
             reader.advance(offset - reported)
             reported = offset
-        if not line.strip():
-            unchecked_colons += line.count(b":")
+        if not line.strip():  # whitespace only: no colon to count
             reader.findings.append(
                 R.EMPTY_LINE(
                     f"episodes.jsonl:{i} is empty; every line must be one episode result. "
@@ -732,15 +723,11 @@ def _parse_lines(
         if data is None:
             unchecked_colons += line.count(b":")
             data = reader.parse_object(line, EPISODES_JSONL, first_line=i, what="line")
-        eid = None
-        if data is not None:  # `EpisodeRecord.episode_id`, while the record is in the cache
-            ep = data.get("episode")
-            eid = ep.get("id") if isinstance(ep, dict) else None
-            if not isinstance(eid, str):
-                eid = None
-            if hook is not None:
-                hook(i, data, eid)
-        out.append((EpisodeRecord(line=i, data=data, offset=start), line, eid))
+        rec = EpisodeRecord(line=i, data=data, offset=start)
+        eid = rec.episode_id  # taken once, while the record is in the cache
+        if hook is not None and data is not None:
+            hook(i, data, eid)
+        out.append((rec, line, eid))
     if report:
         reader.advance(offset - reported)
     if checked:

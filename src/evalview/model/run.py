@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from evalview.findings import Finding
-from evalview.model import DEFAULT_MESSAGE_KEY as _DEFAULT_MESSAGE_KEY
+from evalview.model import DEFAULT_MESSAGE_KEY as DEFAULT_MESSAGE_KEY  # re-exported
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,9 +45,6 @@ USAGE_FIELDS = (
     "estimated_cost_usd",
     "latency_s",
 )
-
-#: Where a closed run's verifier message lives by default (`metrics.message`).
-DEFAULT_MESSAGE_KEY = _DEFAULT_MESSAGE_KEY
 
 #: The name of the reader that read it (`Reader.name` in `evalview.load`): what the format can
 #: honestly say (partial credit, export label) is that reader's declaration, looked up by name.
@@ -287,6 +284,14 @@ class LazyTableRun(Run):
     @cached_property
     def episodes(self) -> EpisodeTable:  # type: ignore[override]
         return self._make_table()
+
+
+def run_with_table(make_table: Callable[[], EpisodeTable], *, lazy: bool, **fields: Any) -> Run:
+    """A Run whose episode table `make_table` builds: on first use with `lazy` (the readers'
+    `ReadOptions.lazy_table`: `check` never reads the table, so never imports numpy), else now."""
+    if lazy:
+        return LazyTableRun(make_table=make_table, **fields)
+    return Run(episodes=make_table(), **fields)
 
 
 def take_rows(table: EpisodeTable, index: npt.NDArray[np.intp]) -> EpisodeTable:

@@ -159,10 +159,8 @@ class _Rec:
 
 @R.check
 def check_records(run: Run) -> Iterator[Finding]:
-    done = run.record_checks
-    if isinstance(done, RecordChecks) and done.records == sum(
-        1 for rec in run.records if rec.data is not None
-    ) and done.components == declared_components(run):
+    done = done_while_reading(run)
+    if done is not None:
         yield from done.findings  # checked as each line was parsed
         return
     findings: list[Finding] = []
@@ -184,12 +182,12 @@ class RecordChecks:
     __slots__ = ("components", "findings", "order", "records", "summary_ids", "tallying")
 
     def __init__(self, documents: dict[str, dict[str, Any] | None]) -> None:
+        from evalview.audit.checks.summary import tallied_components
+
         self.components = manifest_components(documents.get("manifest.json"))
         self.order = tuple(sorted(self.components or ()))
-        summary = documents.get("summary.json")
-        comp_doc = summary.get("component_usage") if summary is not None else None
         #: the components the summary's tally sums (summary.check_summary asks for these)
-        self.summary_ids = list(comp_doc) if isinstance(comp_doc, dict) else []
+        self.summary_ids = tallied_components(documents.get("summary.json"))
         self.reset()
 
     def __call__(self, line: int, data: dict[str, Any], episode_id: str | None) -> None:
@@ -203,6 +201,17 @@ class RecordChecks:
         self.findings: list[Finding] = []
         self.records = 0
         self.tallying = Tallying(self.summary_ids)
+
+
+def done_while_reading(run: Run) -> RecordChecks | None:
+    """The per-record checks the reader ran on this run, when they saw every parsed record of it
+    under its manifest (else None: the audit walks the records itself)."""
+    done = getattr(run, "record_checks", None)
+    if not isinstance(done, RecordChecks) or done.components != declared_components(run):
+        return None
+    if done.records != sum(1 for rec in run.records if rec.data is not None):
+        return None
+    return done
 
 
 def _check_record(

@@ -115,10 +115,7 @@ def check_summary(run: Run) -> Iterator[Finding]:
         counts["selected"] = len(dict.fromkeys(schedule))
     yield from _coherence(counts)
     complete = episodes_complete(run)
-    comp_doc = summary.get("component_usage")
-    tally = (
-        _tally(run, list(comp_doc) if isinstance(comp_doc, dict) else []) if complete else None
-    )
+    tally = _tally(run, tallied_components(summary)) if complete else None
     if tally is not None:
         yield from _totals(tally, counts)
     if "usage" not in summary:
@@ -282,12 +279,18 @@ class _Tally:
     components: dict[str, dict[str, int | float | None]] = field(default_factory=dict)
 
 
+def tallied_components(summary: dict[str, Any] | None) -> list[str]:
+    """The components whose usage the summary's tally sums: those its component_usage names."""
+    comp_doc = summary.get("component_usage") if summary is not None else None
+    return list(comp_doc) if isinstance(comp_doc, dict) else []
+
+
 def _tally(run: Run, component_ids: list[str]) -> _Tally:
-    done = getattr(getattr(run, "record_checks", None), "tallying", None)
-    if isinstance(done, Tallying) and done.component_ids == component_ids and (
-        done.records == sum(1 for rec in run.records if rec.data is not None)
-    ):
-        return done.result()  # tallied as each line was parsed (episodes.RecordChecks)
+    from evalview.audit.checks.episodes import done_while_reading
+
+    done = done_while_reading(run)
+    if done is not None and done.tallying.component_ids == component_ids:
+        return done.tallying.result()  # tallied as each line was parsed
     tallying = Tallying(component_ids)
     for _, d in run.iter_records():
         tallying.add(d)

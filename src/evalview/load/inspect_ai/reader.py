@@ -76,7 +76,7 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
         read_spec,
         read_summaries,
     )
-    from evalview.model.run import LazyTableRun, build_table
+    from evalview.model.run import build_table, run_with_table
     from evalview.rules import PROBLEM_RULES
 
     path, raw = source.path, source.raw
@@ -150,11 +150,9 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
 
     tv = spec.task_version
     # `check` never reads the table: built on first use (its rows too), numpy is not imported
-    make: type[Run] = LazyTableRun if options is not None and options.lazy_table else Run
-    table_fields: dict[str, Any] = (
-        {"make_table": table} if make is LazyTableRun else {"episodes": table()}
-    )
-    return make(
+    return run_with_table(
+        table,
+        lazy=options is not None and options.lazy_table,
         path=path,
         kind=FORMAT,
         identity=Identity(
@@ -165,7 +163,6 @@ def read_log(source: Source, options: ReadOptions | None = None) -> Run:
         ),
         protocol=Protocol(),
         schedule=tuple(r.id for r in sel.rows),
-        **table_fields,
         reading_findings=findings,
         bytes_read=log.size,
         source_format=_describe(log, spec, headline, sel.epochs),

@@ -112,7 +112,7 @@ def read_results(source: Source, options: ReadOptions | None = None) -> Run:
     from evalview.load.lm_eval.checks import check_aggregates, check_docs
     from evalview.load.lm_eval.parse import Doc, read_doc
     from evalview.load.lm_eval.parse import read_results as parse_results
-    from evalview.model.run import LazyTableRun, build_table
+    from evalview.model.run import build_table, run_with_table
 
     path = source.path
     file = path.name
@@ -162,12 +162,9 @@ def read_results(source: Source, options: ReadOptions | None = None) -> Run:
             f"of {len(res.tasks)} task(s) and group(s); no per-document outcome.", file=file))
     model = res.model_name or _model_from_args(res.model_args) or res.model
     tasks_sorted = sorted(res.tasks)
-    make: type[Run] = LazyTableRun if options is not None and options.lazy_table else Run
-    table_fields: dict[str, Any] = (
-        {"make_table": lambda: build_table(rows)} if make is LazyTableRun
-        else {"episodes": build_table(rows)}
-    )
-    return make(
+    return run_with_table(
+        lambda: build_table(rows),
+        lazy=options is not None and options.lazy_table,
         path=path,
         kind=FORMAT,
         identity=Identity(
@@ -181,7 +178,6 @@ def read_results(source: Source, options: ReadOptions | None = None) -> Run:
         ),
         protocol=Protocol(),
         schedule=tuple(r["id"] for r in rows),
-        **table_fields,
         reading_findings=findings,
         bytes_read=len(source.raw),
         source_format=_describe(res, files),
