@@ -8,6 +8,8 @@ a fresh process (`sys.modules` after a real check) and in-process spies keep it 
   `statistics`), `shutil` (argparse's terminal width), numpy, rich, textual or pydantic, nor
   builds `clean`'s table;
 - a harness result's check builds no `Run` (`evalview.model.run` is not imported);
+- no file's check imports the closed-run checks (`evalview.audit.checks`): its read holds no
+  closed-run part for them to read (`evalview.audit.has_closed_run_parts`);
 - a LeRobot check of a clean file makes no pass over the file for lines (`Locator`).
 """
 
@@ -45,7 +47,7 @@ INPUTS = {
 }
 #: Never imported by `check FILE --json` of any of them.
 NEVER = ("evalview.folder", "fractions", "decimal", "shutil", "numpy", "rich", "textual",
-         "pydantic")
+         "pydantic", "evalview.audit.checks")
 
 
 def _check(path: Path) -> tuple[set[str], str, str]:
@@ -65,7 +67,8 @@ def test_check_of_a_file_imports_only_what_it_uses(name: str) -> None:
     # an Inspect log is a zip: zipfile imports shutil (its floor, unzipping, does too)
     allowed = {"shutil"} if name == "inspect" else set()
     heavy = sorted(m for m in modules if (m.split(".")[0] in NEVER or m in NEVER
-                                          or m.startswith("evalview.folder"))
+                                          or m.startswith(("evalview.folder",
+                                                           "evalview.audit.checks")))
                    and m not in allowed)
     assert not heavy, heavy
     assert clean_table == "0"  # --json escapes; `clean`'s 2,100-entry table is never built
