@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 #: keys of a results entry that are not metrics
 _NOT_METRICS = {"alias", "name", "sample_len", "sample_count", " ", "samples"}
@@ -210,9 +210,10 @@ def read_results(doc: dict[str, Any], bad: Callable[[str], None]) -> Results:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Doc:
-    """One samples line: a document's outcome under one filter (never its text)."""
+class Doc(NamedTuple):
+    """One samples line: a document's outcome under one filter (never its text). A named tuple:
+    one is made per document, and a frozen dataclass's __init__ (an object.__setattr__ per
+    field) cost five times as much."""
 
     task: str
     doc_id: int
@@ -230,15 +231,16 @@ _SAMPLE_KEYS = {"doc_id", "doc", "target", "arguments", "resps", "filtered_resps
                 "metrics", "doc_hash", "prompt_hash", "target_hash"}
 
 
-def read_doc(task: str, value: Any, file: str, line: int, bad: Callable[[str], None]
+def read_doc(task: str, value: Any, file: str, line: int, bad: Callable[[str, int], None]
              ) -> Doc | None:
-    """One samples line as a `Doc`, or None (said through `bad`) when it is not one."""
+    """One samples line as a `Doc`, or None (said through `bad(message, line)`) when it is not
+    one."""
     if not isinstance(value, dict):
-        bad(f"{file} line {line}: not a JSON object")
+        bad(f"{file} line {line}: not a JSON object", line)
         return None
     did = value.get("doc_id")
     if isinstance(did, bool) or not isinstance(did, int):
-        bad(f"{file} line {line}: doc_id is not a whole number")
+        bad(f"{file} line {line}: doc_id is not a whole number", line)
         return None
     names = value.get("metrics")
     keys = [n for n in names if isinstance(n, str)] if isinstance(names, list) else \

@@ -132,6 +132,10 @@ def read_results(source: Source, options: ReadOptions | None = None) -> Run:
         src = Source(sp)
         src.check()
         got: list[Doc] = []
+
+        def bad(msg: str, line: int, _f: str = sfile) -> None:
+            findings.append(R.SAMPLES_LINE(f"{msg}; it was not read.", file=_f, line=line))
+
         for i, raw_line in enumerate(src.raw.splitlines(), start=1):
             if not raw_line.strip():
                 continue
@@ -143,10 +147,6 @@ def read_results(source: Source, options: ReadOptions | None = None) -> Run:
                     f"{sfile} line {i}: not valid JSON ({why}); it was not read.",
                     file=sfile, line=i))
                 continue
-
-            def bad(msg: str, _f: str = sfile, _i: int = i) -> None:
-                findings.append(R.SAMPLES_LINE(f"{msg}; it was not read.", file=_f, line=_i))
-
             d = read_doc(task, obj, sfile, i, bad)
             if d is not None:
                 got.append(d)
@@ -163,7 +163,7 @@ def read_results(source: Source, options: ReadOptions | None = None) -> Run:
     model = res.model_name or _model_from_args(res.model_args) or res.model
     tasks_sorted = sorted(res.tasks)
     return run_with_table(
-        lambda: build_table(rows),
+        lambda: build_table(_row_dicts(rows)),
         lazy=options is not None and options.lazy_table,
         path=path,
         kind=FORMAT,
@@ -177,13 +177,13 @@ def read_results(source: Source, options: ReadOptions | None = None) -> Run:
             policy_name=model,
         ),
         protocol=Protocol(),
-        schedule=tuple(r["id"] for r in rows),
+        schedule=tuple(r[0] for r in rows),
         reading_findings=findings,
         bytes_read=len(source.raw),
         source_format=_describe(res, files),
         records_errors=False,
         pairing=_pairing(res, docs),
-        pair_keys={r["id"]: f"doc_hash {r['doc_hash']}" for r in rows if r["doc_hash"]},
+        pair_keys={r[0]: f"doc_hash {r[2].doc_hash}" for r in rows if r[2].doc_hash},
         native=_native(res, recomputed, bool(files)),
         pairs_by=PAIRS_BY,
         left_out=(LEFT_OUT,),
@@ -215,17 +215,23 @@ def _model_from_args(args: Any) -> str | None:
     return name
 
 
-def _rows(res: Any, docs: dict[str, list[Any]]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+#: One episode: its id, task, document, headline value and whether that value is a success.
+_Row = tuple[str, str, Any, float, bool]
+
+
+def _rows(res: Any, docs: dict[str, list[Any]]) -> tuple[list[_Row], dict[str, Any]]:
     """Episode rows (one per document under the headline filter) and each task's metrics
-    recomputed from its documents ({task: {"metric,filter": (mean, n)}})."""
-    rows: list[dict[str, Any]] = []
+    recomputed from its documents ({task: {"metric,filter": (mean, n)}}). The rows are tuples,
+    made into the table's dicts (`_row_dicts`) only when the table is built: `check` never is."""
+    rows: list[_Row] = []
     recomputed: dict[str, dict[str, tuple[float, int, bool]]] = {}
     for task, ds in docs.items():
         t = res.tasks[task]
         by: dict[str, list[float]] = {}
         for d in ds:
+            filt = d.filter
             for name, v in d.values.items():
-                by.setdefault(f"{name},{d.filter}", []).append(v)
+                by.setdefault(f"{name},{filt}", []).append(v)
         recomputed[task] = {
             k: (sum(v) / len(v), len(v), all(x in (0.0, 1.0) for x in v))
             for k, v in by.items() if v
@@ -245,14 +251,20 @@ def _rows(res: Any, docs: dict[str, list[Any]]) -> tuple[list[dict[str, Any]], d
             if d.filter != hfilter or d.doc_id in seen or hname not in d.values:
                 continue
             seen.add(d.doc_id)
-            v = d.values[hname]
-            rows.append({
-                "id": f"{task}/{d.doc_id}", "task": task, "seed": d.doc_id,
-                "status": "completed", "success": (v == 1.0) if unit else None,
-                "score": v, "in_schedule": True, "file": d.file, "line": d.line,
-                "termination_reason": None, "doc_hash": d.doc_hash,
-            })
+            rows.append((f"{task}/{d.doc_id}", task, d, d.values[hname], unit))
     return rows, recomputed
+
+
+def _row_dicts(rows: list[_Row]) -> list[dict[str, Any]]:
+    """The rows as `build_table` takes them."""
+    return [
+        {
+            "id": rid, "task": task, "seed": d.doc_id, "status": "completed",
+            "success": (v == 1.0) if unit else None, "score": v, "in_schedule": True,
+            "file": d.file, "line": d.line, "termination_reason": None, "doc_hash": d.doc_hash,
+        }
+        for rid, task, d, v, unit in rows
+    ]
 
 
 def _describe(res: Any, files: dict[str, Path]) -> str:
@@ -273,10 +285,12 @@ def _pairing(res: Any, docs: dict[str, list[Any]]) -> dict[str, str]:
         out[f"{name} version"] = str(t.version)
         out[f"{name} n-shot"] = str(t.n_shot)
         out[f"{name} filters"] = ",".join(sorted({d.filter for d in docs[name]}))
-    h = hashlib.sha256()
-    for name in sorted(docs):
-        for d in sorted(docs[name], key=lambda d: (d.doc_id, d.filter)):
-            h.update(f"{name}\0{d.doc_id}\0{d.doc_hash}\n".encode())
+    h = hashlib.sha256()  # the same digest as one update per document, in one call
+    h.update("".join(
+        f"{name}\0{d.doc_id}\0{d.doc_hash}\n"
+        for name in sorted(docs)
+        for d in sorted(docs[name], key=lambda d: (d.doc_id, d.filter))
+    ).encode())
     if docs:
         n = sum(len({d.doc_id for d in ds}) for ds in docs.values())
         out["documents"] = f"{n} (task, doc_id, doc_hash), sha256 {h.hexdigest()[:16]}"
