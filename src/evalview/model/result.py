@@ -3,24 +3,48 @@
 The committed JSON Schema (docs/result.schema.json) is generated from these models, the builder
 fills them, and the reopen loader validates against them, so the three cannot drift apart. Every
 model forbids extra keys: a field that is not declared here cannot leak into a publication.
+The export checks its document with model/result_plain.py first, the same rules in plain Python
+(tests/report/test_result_plain.py keeps the two in step); whatever that does not accept comes
+here.
 Rates and interval bounds are fractions in [0, 1]; None means "no denominator".
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-#: Our own schema identifier; bump the suffix when a field changes meaning or disappears.
-SCHEMA_VERSION: Final = "evalview.result/v1"
-SOURCE_FORMAT: Final = "starvla-rsi.eval/v1"
-#: `source_format` of a result exported from a LeRobot lerobot-eval eval_info.json.
-LEROBOT_SOURCE_FORMAT: Final = "lerobot-eval/eval_info.json"
-#: `source_format` of a result exported from one read of a RecoveryBench task-results JSONL.
-TASK_RESULTS_SOURCE_FORMAT: Final = "miniverl-recoverybench/task-results.jsonl"
-#: `source_format` of a result exported from an Inspect AI eval log (.eval or .json).
-INSPECT_SOURCE_FORMAT: Final = "inspect-ai/eval-log"
+from evalview.model.result_plain import (  # defined once, beside the plain check
+    INSPECT_SOURCE_FORMAT,
+    LEROBOT_SOURCE_FORMAT,
+    SCHEMA_VERSION,
+    SOURCE_FORMAT,
+    TASK_RESULTS_SOURCE_FORMAT,
+)
+
+__all__ = [
+    "INSPECT_SOURCE_FORMAT",
+    "LEROBOT_SOURCE_FORMAT",
+    "SCHEMA_VERSION",
+    "SOURCE_FORMAT",
+    "TASK_RESULTS_SOURCE_FORMAT",
+    "Aggregate",
+    "AuditNote",
+    "Benchmark",
+    "Counts",
+    "Denominator",
+    "Episode",
+    "Generator",
+    "Method",
+    "MethodComponent",
+    "Policy",
+    "ProtocolDeclaration",
+    "Rates",
+    "Redaction",
+    "Result",
+    "TaskResult",
+]
 
 Fraction = Annotated[float, Field(ge=0.0, le=1.0)]
 Count = Annotated[int, Field(ge=0)]

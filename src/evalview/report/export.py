@@ -16,12 +16,11 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from evalview.findings import Finding, Severity
-from evalview.model.result import Result
 from evalview.report import snapshot
 from evalview.report.destination import (
     AuditRefused,
@@ -34,10 +33,11 @@ from evalview.report.sanitize import Scrubber
 
 if TYPE_CHECKING:
     from evalview.model.address import Address
+    from evalview.model.result import Result
     from evalview.report.harness_export import HarnessExported
     from evalview.session import HarnessSession, Session
 
-__all__ = ["AuditRefused", "Exported", "export_run", "result_bytes"]
+__all__ = ["AuditRefused", "Exported", "document_bytes", "export_run", "result_bytes"]
 
 RESULT_JSON = "result.json"
 INDEX_HTML = "index.html"
@@ -46,12 +46,25 @@ INDEX_HTML = "index.html"
 @dataclass
 class Exported:
     destination: Path
-    result: Result
+    #: The published result as plain values: `Result.model_dump()` of result.json, validated
+    #: (model/result_plain.py). `result` is the pydantic model of the same, built on first use.
+    document: dict[str, Any]
     files: list[Path]
     findings: list[Finding] = field(default_factory=list)
     #: The read run, only for a short-lived caller (`short_lived`): kept so that it is not
     #: freed object by object (about 0.1 s at 10,000 episodes) just before the process ends.
     session: Session | None = field(default=None, repr=False, compare=False)
+    _result: Result | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def result(self) -> Result:
+        """result.json as the pydantic model, validated from the bytes written (on first use:
+        the export itself never needs pydantic)."""
+        if self._result is None:
+            from evalview.model.result import Result
+
+            self._result = Result.from_json(document_bytes(self.document))
+        return self._result
 
 
 def _export_harness(
@@ -74,6 +87,14 @@ def result_bytes(result: Result) -> bytes:
     skip = {"redacted"} if result.redacted is None else None
     data = result.model_dump(mode="json", exclude=skip)
     return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def document_bytes(document: dict[str, Any]) -> bytes:
+    """`result_bytes` of the result whose `model_dump()` is `document` (the same bytes: the
+    document holds its values in the declared key order, and orjson writes a tuple as a list)."""
+    if document.get("redacted") is None:
+        document = {k: v for k, v in document.items() if k != "redacted"}
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
 
 
 def export_run(
@@ -148,7 +169,7 @@ def _export_run(
     from evalview.load import ReadOptions
     from evalview.load.input_path import check_input_path
     from evalview.model.address import Address
-    from evalview.report.builder import build_result
+    from evalview.report.builder import build_published
     from evalview.session import EXPORT_SCORING, HarnessSession, open_one, score_session
 
     address = one_read(Address.of(source, read), "export")
@@ -172,10 +193,13 @@ def _export_run(
             errors,
         )
     card = score_session(session, replace(EXPORT_SCORING, bootstrap=bootstrap))
-    result = build_result(
+    document = build_published(
         run, card, findings, metrics=metrics, scrubber=scrubber, redact=redact
     )
-    payload = {RESULT_JSON: result_bytes(result), INDEX_HTML: render_html(result).encode("utf-8")}
+    payload = {
+        RESULT_JSON: document_bytes(document),
+        INDEX_HTML: render_html(document).encode("utf-8"),
+    }
 
     def unchanged() -> None:
         """The last check before the rename: the test hook, then the run as it was read."""
@@ -191,4 +215,4 @@ def _export_run(
             )
 
     written = write_new_directory(dest, payload, before_rename=unchanged)
-    return Exported(dest, result, written, findings, session if keep else None)
+    return Exported(dest, document, written, findings, session if keep else None)

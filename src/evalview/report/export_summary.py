@@ -30,36 +30,42 @@ class ExportSummary:
 
 def export_summary(done: Exported) -> ExportSummary:
     """Summarise a finished export (nothing is re-read or recomputed)."""
-    r = done.result
-    head = r.denominators[0]
+    r = done.document  # the plain values: the summary needs no pydantic model
+    head = r["denominators"][0]
     warnings: list[str] = []
-    if r.pending_infrastructure_errors:
+    pending = r["pending_infrastructure_errors"]
+    if pending:
         warnings.append(
-            f"{r.pending_infrastructure_errors} infrastructure error(s) pending a re-run are "
+            f"{pending} infrastructure error(s) pending a re-run are "
             "shown as a warning on the page."
         )
-    if r.audit_warnings:
-        warnings.append(f"{len(r.audit_warnings)} audit warning(s) are listed on the page.")
-    for key in r.metrics_selected:
-        missing = sum(1 for e in r.episodes if e.metrics.get(key) is None)
+    if r["audit_warnings"]:
+        warnings.append(f"{len(r['audit_warnings'])} audit warning(s) are listed on the page.")
+    episodes = r["episodes"]
+    for key in r["metrics_selected"]:
+        missing = sum(1 for e in episodes if e["metrics"].get(key) is None)
         if missing:
             warnings.append(
-                f"--metric {key}: {missing} of {len(r.episodes)} episode(s) have no numeric or "
+                f"--metric {key}: {missing} of {len(episodes)} episode(s) have no numeric or "
                 "boolean value; published as null."
             )
-    for item in r.redacted or ():
+    for item in r["redacted"] or ():
+        kind = item["kind"]
         warnings.append(
-            f"--redact: {item.path} held {'an' if item.kind[0] in 'AEIaei' else 'a'} "
-            f"{item.kind}; published as [redacted {item.kind}]."
+            f"--redact: {item['path']} held {'an' if kind[0] in 'AEIaei' else 'a'} "
+            f"{kind}; published as [redacted {kind}]."
         )
-    if r.redactions:
+    if r["redactions"]:
         warnings.append(
-            f"{r.redactions} string(s) held a local path, a user name or a credential-named key "
+            f"{r['redactions']} string(s) held a local path, a user name or a credential-named key "
             "and were redacted. Read the files before you publish them."
         )
     return ExportSummary(
         destination=done.destination,
-        headline=f"{head.successes}/{head.denominator} successes / selected ({pct(head.rate)})",
+        headline=(
+            f"{head['successes']}/{head['denominator']} successes / selected "
+            f"({pct(head['rate'])})"
+        ),
         files=tuple(done.files),
         warnings=tuple(warnings),
     )

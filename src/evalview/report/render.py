@@ -1,21 +1,30 @@
 """index.html from result.json: one self-contained, script-free page.
 
-The page is rendered from the `Result` model only (never from the run), so it cannot show
-anything result.json does not carry. Jinja2 autoescaping escapes every value, including text
-inside the inline SVG; the plot's geometry is computed here so the template holds no arithmetic.
-A Content-Security-Policy meta tag forbids every fetch and every script as a second line.
+The page is rendered from the validated result only (never from the run), so it cannot show
+anything result.json does not carry: the `Result` model, or the same as plain values (its
+`model_dump()`, which the export validates without pydantic: model/result_plain.py). The
+template reads both alike (Jinja looks a missing attribute up as a key). Jinja2 autoescaping
+escapes every value, including text inside the inline SVG; the plot's geometry is computed here
+so the template holds no arithmetic. A Content-Security-Policy meta tag forbids every fetch and
+every script as a second line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup, escape
 
 from evalview import fmt
-from evalview.model.result import Result
+
+if TYPE_CHECKING:
+    from evalview.model.result import Result
+
+#: A result's plain values: `Result.model_dump()` (what the export validates and writes).
+Document = Mapping[str, Any]
 
 #: Blocks scripts, frames, fonts, images other than data: URLs and every network fetch.
 CSP = (
@@ -91,37 +100,45 @@ PLOT_W = 520
 TOP = 16
 
 
-def plot(result: Result) -> Plot:
+def plain(result: Result | Document) -> Document:
+    """The result's plain values: a document as it is, a model as its `model_dump()`."""
+    return result if isinstance(result, Mapping) else result.model_dump()
+
+
+def plot(result: Result | Document) -> Plot:
     """Per-task Wilson intervals with the aggregate and its 95 % interval as the last row."""
+    doc = plain(result)
 
     def x(v: float) -> float:
         return round(LEFT + v * PLOT_W, 2)
 
     rows: list[PlotRow] = []
-    for i, t in enumerate(result.tasks):
-        lo, hi = t.wilson95 if t.wilson95 is not None else (0.0, 0.0)
+    for i, t in enumerate(doc["tasks"]):
+        wilson, rate = t["wilson95"], t["rate"]
+        lo, hi = wilson if wilson is not None else (0.0, 0.0)
         rows.append(
             PlotRow(
-                label=t.task,
+                label=t["task"],
                 y=TOP + ROW * i + ROW / 2,
                 x_lo=x(lo),
                 x_hi=x(hi),
-                x_rate=None if t.rate is None else x(t.rate),
-                title=f"{t.task}: {t.successes}/{t.selected} = {pct(t.rate)}, "
-                f"Wilson 95 % {interval(t.wilson95)}",
+                x_rate=None if rate is None else x(rate),
+                title=f"{t['task']}: {t['successes']}/{t['selected']} = {pct(rate)}, "
+                f"Wilson 95 % {interval(wilson)}",
             )
         )
-    agg = result.aggregate
-    ci = agg.bootstrap or agg.ci95
+    agg = doc["aggregate"]
+    ci = agg["bootstrap"] or agg["ci95"]
+    mean = agg["mean"]
     y = TOP + ROW * len(rows) + ROW
     rows.append(
         PlotRow(
-            label=f"{agg.name} (aggregate)",
+            label=f"{agg['name']} (aggregate)",
             y=y,
             x_lo=x(ci[0]) if ci else x(0.0),
             x_hi=x(ci[1]) if ci else x(0.0),
-            x_rate=None if agg.mean is None else x(agg.mean),
-            title=f"{agg.name}: mean {pct(agg.mean)}, 95 % {interval(ci)}",
+            x_rate=None if mean is None else x(mean),
+            title=f"{agg['name']}: mean {pct(mean)}, 95 % {interval(ci)}",
             aggregate=True,
         )
     )
@@ -134,12 +151,12 @@ def plot(result: Result) -> Plot:
         top=TOP,
         rows=rows,
         ticks=[(x(v / 100), f"{v} %") for v in range(0, 101, 20)],
-        x_mean=None if agg.mean is None else x(agg.mean),
+        x_mean=None if mean is None else x(mean),
         axis_y=axis_y,
     )
 
 
-def episode_rows(result: Result) -> Markup:
+def episode_rows(result: Result | Document) -> Markup:
     """The episodes table's rows (each ending in a newline), escaped as the template escapes.
 
     Built here rather than in the template: at 10,000 episodes the template's per-row attribute
@@ -148,6 +165,7 @@ def episode_rows(result: Result) -> Markup:
     tests/report/test_render_rows.py checks these rows against the template markup they
     replaced, byte for byte.
     """
+    doc = plain(result)
     escaped: dict[Any, str] = {}
 
     def esc(value: Any) -> str:
@@ -157,24 +175,25 @@ def episode_rows(result: Result) -> Markup:
             out = escaped[key] = _escape(value)
         return out
 
-    keys = result.metrics_selected
+    keys = doc["metrics_selected"]
     rows = []
-    for e in result.episodes:
-        success = "—" if e.success is None else ("yes" if e.success else "no")
-        if e.error_category:
-            error = esc(e.error_category) + (f" ({esc(e.error_type)})" if e.error_type else "")
-        else:
-            error = "—"
-        values = e.metrics
+    for e in doc["episodes"]:
+        success = e["success"]
+        success = "—" if success is None else ("yes" if success else "no")
+        category, error_type, seed = e["error_category"], e["error_type"], e["seed"]
+        error = (
+            esc(category) + (f" ({esc(error_type)})" if error_type else "") if category else "—"
+        )
+        values = e["metrics"]
         metrics = "".join(
             "<td>—</td>" if values.get(k) is None else f"<td>{esc(values.get(k))}</td>"
             for k in keys
         )
         rows.append(
-            f'<tr><td class="text">{_escape(e.id)}</td><td class="text">{esc(e.task)}</td>'
-            f'<td>{"—" if e.seed is None else e.seed}</td><td class="text">{esc(e.status)}'
+            f'<tr><td class="text">{_escape(e["id"])}</td><td class="text">{esc(e["task"])}'
+            f'</td><td>{"—" if seed is None else seed}</td><td class="text">{esc(e["status"])}'
             f'</td><td class="text">{success}</td><td class="text">'
-            f'{esc(e.termination_reason or "—")}</td><td class="text">{error}</td>'
+            f'{esc(e["termination_reason"] or "—")}</td><td class="text">{error}</td>'
             f"{metrics}</tr>\n"
         )
     return Markup("".join(rows))
@@ -194,8 +213,8 @@ def _escape(value: Any) -> str:
     )
 
 
-def render_html(result: Result) -> str:
+def render_html(result: Result | Document) -> str:
+    """index.html of the result (the model, or its plain values: the same page)."""
+    doc = plain(result)
     template = _ENV.get_template("index.html.j2")
-    return template.render(
-        r=result, plot=plot(result), csp=CSP, episode_rows=episode_rows(result)
-    )
+    return template.render(r=doc, plot=plot(doc), csp=CSP, episode_rows=episode_rows(doc))
