@@ -13,9 +13,9 @@ It only ever says yes on its own. Whatever it does not accept (a wrong type, a m
 key, an integer too large to be exactly a float, a text orjson cannot parse) is handed to the
 pydantic model, which raises its own ValidationError as before, or, were it to accept what this
 check refused, gives the values. So a document this module accepts is one pydantic accepts with
-the same values (tests/model/test_result_plain.py shows it on every exported sample and on
+the same values (tests/report/test_result_plain.py shows it on every exported sample and on
 mutations of every field), and refusals are pydantic's by construction.
-`tests/model/test_result_plain.py` also keeps the field lists here in step with the models.
+`tests/report/test_result_plain.py` also keeps the field lists here in step with the models.
 """
 
 from __future__ import annotations
