@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -17,7 +18,7 @@ from textual.dom import DOMNode
 from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from evalview.tui.commands import ExportProvider, JumpProvider
 from evalview.tui.keygate import KeyGate
@@ -385,9 +386,14 @@ class EvalViewApp(App[int]):
     # -- the Runs screen: open a read, come back ---------------------------------------------
 
     def _runs_screen(self) -> Screen[None] | None:
-        from evalview.tui.runs_screen import RunsScreen
-
-        return next((s for s in self.screen_stack if isinstance(s, RunsScreen)), None)
+        # Asked by `check_action` at every refresh of the footer: a module not imported yet has
+        # no screen on the stack, and importing it (the Runs screen, folder reading, about
+        # 0.01 CPU-s) on the UI thread while a read loads would be for nothing.
+        module = sys.modules.get("evalview.tui.runs_screen")
+        if module is None:
+            return None
+        runs_screen: type[Screen[None]] = module.RunsScreen
+        return next((s for s in self.screen_stack if isinstance(s, runs_screen)), None)
 
     def open_read(self, path: Path, read: str | None = None) -> None:
         """Open one read of the folder as `evalview PATH [--read KEY]` would; Escape comes
@@ -461,15 +467,25 @@ class EvalViewApp(App[int]):
             shown[:] = [index, done, now]
             self.post_message(self.Progress(index, stage, done))
 
+        # The collector paused while the run is read and scored, then the run moved to its
+        # permanent generation (it lives as long as the app; `on_unmount` undoes it): with it
+        # alive, every full collection re-traversed its records, about 0.7 CPU-s of the
+        # 10,000-episode run's path to the run screen (docs/performance.md). Paused before the
+        # reader's imports too: they set off a full collection of everything Textual holds
+        # (about 0.03 CPU-s on the way to the run screen).
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            self._open(worker, progress)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _open(self, worker: Worker[None], progress: Callable[[int, str, float], None]) -> None:
+        """`_load`'s read, with the collector paused: post what it opened (or why not)."""
         from evalview.errors import InputError, Refused
         from evalview.session import NamedReads, Session, open_input
 
-        # The collector paused while the run is read, audited and scored, then the run moved
-        # to its permanent generation (it lives as long as the app; `on_unmount` undoes it):
-        # with it alive, every full collection re-traversed its records, about 0.7 CPU-s of
-        # the 10,000-episode run's path to the run screen (docs/performance.md).
-        paused = gc.isenabled()
-        gc.disable()
         try:
             # the one read of the input, whichever format; a file of several named reads comes
             # back unaudited with its reads listed, and the one picked opens from that reading
@@ -498,9 +514,6 @@ class EvalViewApp(App[int]):
                 self.Failed(f"evalview failed while opening the run ({type(exc).__name__}: {exc}).")
             )
             return
-        finally:
-            if paused:
-                gc.enable()
         if worker.is_cancelled:
             return
         from evalview.session import HarnessSession
