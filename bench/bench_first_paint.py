@@ -34,6 +34,7 @@ import uuid
 from pathlib import Path
 
 from bench_check import DEFAULT_RUN, PARSE_FLOOR, evalview_command, measure
+from first_paint_phases import NOT_A_STEP
 from userenv import as_a_user
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -141,13 +142,20 @@ def phases(run: Path) -> dict[str, float]:
 def print_phases(run: Path, repeat: int) -> None:
     """The median CPU time at each step, and each step's own share."""
     samples = [phases(run) for _ in range(repeat)]
-    names = sorted(samples[0], key=lambda k: statistics.median(s[k] for s in samples))
+    apart = [k for k in samples[0] if k.startswith(NOT_A_STEP)]
+    names = sorted(
+        (k for k in samples[0] if k not in apart),
+        key=lambda k: statistics.median(s[k] for s in samples),
+    )
     print(f"where the CPU goes on the way to the run screen (median of {repeat}, CPU-s):")
     before = 0.0
     for name in names:
         at = statistics.median(s[name] for s in samples)
         print(f"  {at:5.2f}  (+{at - before:4.2f})  {name}")
         before = at
+    for name in apart:
+        value = statistics.median(s[name] for s in samples)
+        print(f"  {value:5.3f}  {name.removeprefix(NOT_A_STEP)}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -40,6 +41,8 @@ ERROR_REFUSALS = ("errored-rollouts", "audit-errors")
 # help's Markdown are imported where first used, so the first frame is not spent on imports.
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from textual.theme import Theme
 
     from evalview.model.address import Address
     from evalview.psr import CheckpointReport, RunPsrReport
@@ -80,6 +83,9 @@ VERDICT_PAINT_WAIT = 2.0
 #: episodes between the run screen's paint and the start of the audit (docs/performance.md).
 WORKER_AUDIT = "audit, partial credit and bootstrap of the open read"
 WORKER_SCORE_ANYWAY = "score the open read with errors as non-successes"
+
+#: The loading worker's description (without one, Textual names a worker after its arguments).
+WORKER_LOAD = "read the open path for its screen"
 
 #: Seconds between looks at a watched read's files, and how long they must be still.
 WATCH_INTERVAL = 0.5
@@ -230,6 +236,7 @@ class EvalViewApp(App[int]):
         watch: bool = False,
     ) -> None:
         super().__init__()
+        self._use_theme(EVALVIEW_THEME)
         self.path = path
         self.session: Session | None = session
         #: The opened benchmark-harness result (its screen is the Harness screen), else None.
@@ -255,8 +262,24 @@ class EvalViewApp(App[int]):
         self._loading_hold = False
         #: Whether the loaded run was moved to the collector's permanent generation.
         self._frozen = False
+        #: True while the app holds the collector paused for a read (`_hold_collector`).
+        self._collector_held = False
         #: A file's named reads, read once, while the one picked from them loads.
         self.chosen: NamedReads | None = None
+
+    def _use_theme(self, theme: Theme) -> None:
+        """Start with `theme`, before any CSS is parsed. Setting `App.theme` once the app runs
+        (as on_mount did) re-parses every stylesheet read so far with the new variables and
+        leaves the parse cache empty, so the next widget's CSS parses them all a third time:
+        about 0.01-0.02 CPU-s before the loading screen and again on the way to the run screen
+        (docs/performance.md). What the theme's watcher would do then is done here: the
+        stylesheet's variables and the app's theme classes."""
+        self.register_theme(theme)
+        self.set_reactive(App.theme, theme.name)
+        self.stylesheet.set_variables(self.get_css_variables())
+        self.set_class(True, f"-theme-{theme.name}")
+        self.set_class(theme.dark, "-dark-mode")
+        self.set_class(not theme.dark, "-light-mode")
 
     @property
     def address(self) -> Address:
@@ -340,9 +363,27 @@ class EvalViewApp(App[int]):
 
     async def _show_loaded(self, screen: Screen[None]) -> None:
         """Show the read's screen in place of the loading screen; the keys typed meanwhile are
-        replayed once it is mounted and painted (its bindings and first pane are there)."""
+        replayed once it is mounted and painted (its bindings and first pane are there), and
+        the collector resumes then."""
         await self.switch_screen(screen)
+        self.call_after_refresh(self._resume_collector)
         self.call_after_refresh(self._end_loading_hold)
+
+    def _hold_collector(self) -> None:
+        """Pause the cyclic collector from the moment a read is asked for until the screen that
+        shows it is painted (`_resume_collector`; also when the read fails, is left or a list of
+        reads is shown). Nothing on that path makes garbage worth collecting, and with the
+        collector on, building the loading screen, the reader's imports and composing the run
+        screen each set off collections over everything Textual holds (about 0.05 CPU-s of the
+        10,000-episode run's path to the run screen, docs/performance.md). On the UI thread."""
+        if not self._collector_held and gc.isenabled():
+            gc.disable()
+            self._collector_held = True
+
+    def _resume_collector(self) -> None:
+        if self._collector_held:
+            self._collector_held = False
+            gc.enable()
 
     async def _replay_keys(self) -> None:
         # Stops early if a replayed key holds the gate again; the rest wait for that release.
@@ -350,6 +391,7 @@ class EvalViewApp(App[int]):
             await self._dispatch_key(key)
 
     def on_unmount(self) -> None:
+        self._resume_collector()
         if self._settling is not None:
             self._settling.cancel()
         if self._frozen:  # the run may be freed now (pilot tests run many apps in one process)
@@ -357,8 +399,6 @@ class EvalViewApp(App[int]):
             self._frozen = False
 
     def on_mount(self) -> None:
-        self.register_theme(EVALVIEW_THEME)
-        self.theme = EVALVIEW_THEME.name
         self.sub_title = str(self.path)
         if self.session is not None:
             from evalview.tui.run_screen import RunScreen
@@ -375,6 +415,7 @@ class EvalViewApp(App[int]):
             self.push_screen(RunsScreen(self.path, jobs=self.jobs))
             return
         self._hold_for_loading()
+        self._hold_collector()  # from here: the loading screen is built with it paused too
         self.push_screen(LoadingScreen(self.path))
         # Read once the loading screen is on the terminal: a reader started now would hold the
         # GIL while Textual builds the first frame (docs/performance.md, "First paint").
@@ -385,9 +426,14 @@ class EvalViewApp(App[int]):
     # -- the Runs screen: open a read, come back ---------------------------------------------
 
     def _runs_screen(self) -> Screen[None] | None:
-        from evalview.tui.runs_screen import RunsScreen
-
-        return next((s for s in self.screen_stack if isinstance(s, RunsScreen)), None)
+        # Asked by `check_action` at every refresh of the footer: a module not imported yet has
+        # no screen on the stack, and importing it (the Runs screen, folder reading, about
+        # 0.01 CPU-s) on the UI thread while a read loads would be for nothing.
+        module = sys.modules.get("evalview.tui.runs_screen")
+        if module is None:
+            return None
+        runs_screen: type[Screen[None]] = module.RunsScreen
+        return next((s for s in self.screen_stack if isinstance(s, runs_screen)), None)
 
     def open_read(self, path: Path, read: str | None = None) -> None:
         """Open one read of the folder as `evalview PATH [--read KEY]` would; Escape comes
@@ -430,6 +476,7 @@ class EvalViewApp(App[int]):
         if runs is None or self.screen is runs:
             return
         self.workers.cancel_group(self, "load")
+        self._resume_collector()
         self.workers.cancel_group(self, "bootstrap")
         self.workers.cancel_group(self, "watch")
         self.workers.cancel_group(self, "reload")
@@ -441,8 +488,13 @@ class EvalViewApp(App[int]):
         self.read = None
         self.sub_title = str(self.path)
 
-    @work(thread=True, exclusive=True, group="load")
     def _load(self) -> None:
+        """Read `self.address` in a worker, the collector held paused until its screen shows."""
+        self._hold_collector()
+        self._read()
+
+    @work(thread=True, exclusive=True, group="load", description=WORKER_LOAD)
+    def _read(self) -> None:
         worker = get_current_worker()
 
         shown = [-1, -1.0, 0.0]  # the last (stage, fraction, monotonic time) posted
@@ -461,15 +513,13 @@ class EvalViewApp(App[int]):
             shown[:] = [index, done, now]
             self.post_message(self.Progress(index, stage, done))
 
+        # The collector is paused (`_load`) while the run is read and scored, and the run then
+        # moved to its permanent generation (it lives as long as the app; `on_unmount` undoes
+        # it): with the collector on, every full collection re-traversed its records, about
+        # 0.7 CPU-s of the 10,000-episode run's path to the run screen (docs/performance.md).
         from evalview.errors import InputError, Refused
         from evalview.session import NamedReads, Session, open_input
 
-        # The collector paused while the run is read, audited and scored, then the run moved
-        # to its permanent generation (it lives as long as the app; `on_unmount` undoes it):
-        # with it alive, every full collection re-traversed its records, about 0.7 CPU-s of
-        # the 10,000-episode run's path to the run screen (docs/performance.md).
-        paused = gc.isenabled()
-        gc.disable()
         try:
             # the one read of the input, whichever format; a file of several named reads comes
             # back unaudited with its reads listed, and the one picked opens from that reading
@@ -498,9 +548,6 @@ class EvalViewApp(App[int]):
                 self.Failed(f"evalview failed while opening the run ({type(exc).__name__}: {exc}).")
             )
             return
-        finally:
-            if paused:
-                gc.enable()
         if worker.is_cancelled:
             return
         from evalview.session import HarnessSession
@@ -581,6 +628,7 @@ class EvalViewApp(App[int]):
 
         picker = ReadPickerScreen(self.path, message.names, message.summaries)
         await self.push_screen(picker, chosen)
+        self.call_after_refresh(self._resume_collector)  # the list waits for the reviewer
         self.call_after_refresh(self._end_loading_hold)
 
     def _loading(self) -> bool:
@@ -593,6 +641,7 @@ class EvalViewApp(App[int]):
 
     async def on_eval_view_app_loaded(self, message: Loaded) -> None:
         if not self._loading():
+            self._resume_collector()
             return
         from evalview.session import HarnessSession
 
@@ -675,6 +724,7 @@ class EvalViewApp(App[int]):
         from evalview.tui.partial_credit import CheckpointInputsScreen
 
         if not self._loading():
+            self._resume_collector()
             return
         self.inputs = message.report
         await self._show_loaded(CheckpointInputsScreen(message.report))
@@ -683,6 +733,7 @@ class EvalViewApp(App[int]):
         """Not a run. Opened from the Runs screen: say why there (Escape goes back). Opened
         from the command line: leave the app at once and say why on stderr, as for a path that
         does not exist (`cli/open.py` prints `self.failure`), never a screen with nothing to do."""
+        self._resume_collector()
         if not self._loading():
             return
         hint = REFUSED_HINT if message.refused else unreadable_hint()
