@@ -105,14 +105,14 @@ def json_text(document: Any) -> bytes:
     return escape_invisible_json(data)
 
 
-_SURROGATES = re.compile("[\ud800-\udfff]")
+_SURROGATES = "[\ud800-\udfff]"  # compiled on first use (rare): `re`'s cache
 
 
 def _plain(value: Any) -> Any:
     """`value` as the standard library's json writes it the way orjson would have: numpy values
     as numbers, NaN and infinity as null, text with lone surrogates as U+FFFD."""
     if isinstance(value, str):
-        return _SURROGATES.sub("\ufffd", value)
+        return re.sub(_SURROGATES, "\ufffd", value)
     if isinstance(value, dict):
         return {_plain(str(k)): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

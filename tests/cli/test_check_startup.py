@@ -10,7 +10,9 @@ a fresh process (`sys.modules` after a real check) and in-process spies keep it 
 - a harness result's check builds no `Run` (`evalview.model.run` is not imported);
 - no file's check imports the closed-run checks (`evalview.audit.checks`): its read holds no
   closed-run part for them to read (`evalview.audit.has_closed_run_parts`);
-- a LeRobot check of a clean file makes no pass over the file for lines (`Locator`).
+- a LeRobot check of a clean file makes no pass over the file for lines (`Locator`);
+- no file's check compiles a regular expression it does not use for every read (the others are
+  compiled on first use).
 """
 
 from __future__ import annotations
@@ -25,7 +27,15 @@ import pytest
 from helpers.paths import REPO, SAMPLE_RUNS
 
 PROBE = r"""
-import sys
+import re, sys
+_compile = re.compile
+COMPILED = []
+def _counting(pattern, flags=0):
+    caller = sys._getframe(1).f_globals.get("__name__", "")
+    if caller.startswith("evalview"):
+        COMPILED.append(caller)
+    return _compile(pattern, flags)
+re.compile = _counting
 from evalview.cli import main
 try:
     main(sys.argv[1:])
@@ -35,6 +45,7 @@ sys.stdout.flush()
 import evalview.textsafe as t
 sys.stderr.write("MODULES " + " ".join(sorted(sys.modules)) + "\n")
 sys.stderr.write("CLEAN_TABLE %d\n" % t._unsafe.cache_info().currsize)
+sys.stderr.write("COMPILED " + " ".join(COMPILED) + "\n")
 """
 
 HARNESS = SAMPLE_RUNS / "harness" / "gpu-calc-hard-equal-update-3seeds.json"
@@ -48,6 +59,36 @@ INPUTS = {
 #: Never imported by `check FILE --json` of any of them.
 NEVER = ("evalview.folder", "fractions", "decimal", "shutil", "numpy", "rich", "textual",
          "pydantic", "evalview.audit.checks")
+
+
+#: The only patterns a file's `check` compiles, by module: those its format's every read uses (the
+#: `\\u` test of each JSON line, the invisible characters of --json output, an id's seed, a
+#: samples file's name, the harness audit's path and hash shapes, an Inspect member's name), and
+#: LeRobot's line locator when a finding needs a line (as in the two-read file). The patterns only
+#: a refused or unusual document needs are compiled when first used, never at import.
+COMPILED_AT_MOST = {
+    "evalview.load.safe_json": 1, "evalview.textsafe": 1, "evalview.model.run": 1,
+    "evalview.load.lm_eval.reader": 1, "evalview.load.lm_eval.checks": 2,
+    "evalview.harness.audit": 3, "evalview.load.inspect_ai.container": 2,
+    "evalview.load.inspect_ai.values": 1, "evalview.load.lerobot.locate": 1,
+}
+
+
+def _compiled(path: Path) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    done = subprocess.run([sys.executable, "-c", PROBE, "check", str(path), "--json"],
+                          capture_output=True, text=True, env=env, check=False, timeout=120)
+    line = next(x for x in done.stderr.splitlines() if x.startswith("COMPILED"))
+    return line.split()[1:]
+
+
+@pytest.mark.parametrize("name", list(INPUTS))
+def test_check_of_a_file_compiles_only_the_patterns_every_read_uses(name: str) -> None:
+    compiled = _compiled(INPUTS[name])
+    if name == "lerobot":  # a clean file: no line is looked up (see below)
+        assert "evalview.load.lerobot.locate" not in compiled, compiled
+    for module in set(compiled):
+        assert compiled.count(module) <= COMPILED_AT_MOST.get(module, 0), compiled
 
 
 def _check(path: Path) -> tuple[set[str], str, str]:

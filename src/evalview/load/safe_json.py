@@ -22,14 +22,16 @@ from typing import Any
 
 import orjson
 
-_NONFINITE = re.compile(rb"(?<![\w\"])-?(NaN|Infinity)(?![\w\"])")
+#: The patterns below are needed only when a document is refused or unusual: kept as text, they
+#: are compiled on first use (`re`'s own cache), not when every command imports this module.
+_NONFINITE = rb"(?<![\w\"])-?(NaN|Infinity)(?![\w\"])"
 
 #: Deepest nesting of arrays and objects accepted (a scalar is depth 0, `[]` depth 1).
 MAX_DEPTH = 128
 #: orjson.dumps fails on a value nested 255 levels or more: wrapped in this many lists, a value
 #: fails to serialise exactly when it is nested deeper than MAX_DEPTH.
 _DEPTH_PAD = 254 - MAX_DEPTH
-_BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_BRACKETS = rb'"(?:[^"\\]|\\.)*"|[\[\]{}]'
 #: A `\u` escape (`b"\\u" in raw`, found three times as fast in text of many `\n` escapes).
 _U_ESCAPE = re.compile(rb"\\u")
 
@@ -135,7 +137,7 @@ def digit_run(raw: bytes, n: int = 19) -> bool:
 #: exponent of 18 or more (`e+18`); json.loads reads it as an int. No such exponent in orjson's
 #: serialisation of a value: no integer was read as a float. (Looked for from the `+`, rare in
 #: text, where an `e` is in every word.)
-_WIDE_EXPONENT = re.compile(rb"\+(?:1[89]|[2-9][0-9]|[1-9][0-9][0-9])")
+_WIDE_EXPONENT = rb"\+(?:1[89]|[2-9][0-9]|[1-9][0-9][0-9])"
 
 
 def parse_lenient(raw: bytes, *, first_line: int = 1) -> tuple[Any, list[str], JsonProblem | None]:
@@ -161,7 +163,7 @@ def parse_lenient(raw: bytes, *, first_line: int = 1) -> tuple[Any, list[str], J
             return _parse_lenient_stdlib(raw, first_line=first_line)
     elif raw.count(b":") != dumped.count(b":"):  # a repeated key was dropped
         return _parse_lenient_stdlib(raw, first_line=first_line)
-    if b"+" in dumped and _WIDE_EXPONENT.search(dumped):
+    if b"+" in dumped and re.search(_WIDE_EXPONENT, dumped):
         return _parse_lenient_stdlib(raw, first_line=first_line)
     return value, [], None
 
@@ -215,7 +217,7 @@ def _parse_lenient_stdlib(
     return value, repeated, None
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE = "[\ud800-\udfff]"
 
 
 def _has_lone_surrogate(value: Any) -> bool:
@@ -223,7 +225,7 @@ def _has_lone_surrogate(value: Any) -> bool:
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if _SURROGATE.search(item):
+            if re.search(_SURROGATE, item):
                 return True
         elif isinstance(item, dict):
             stack.extend(item.keys())
@@ -304,7 +306,7 @@ def too_deep(raw: bytes, first_line: int = 1) -> JsonProblem:
     deep (brackets inside strings do not count)."""
     depth = 0
     line: int | None = None
-    for match in _BRACKETS.finditer(raw):
+    for match in re.finditer(_BRACKETS, raw):
         token = match.group()
         if token in (b"[", b"{"):
             depth += 1
@@ -334,7 +336,7 @@ def _classify(raw: bytes, exc: orjson.JSONDecodeError, first_line: int) -> JsonP
         return JsonProblem("not-utf8", msg, line)
     if "BOM" in msg:
         return JsonProblem("not-utf8", "the file starts with a UTF-8 byte order mark", line)
-    match = _NONFINITE.search(raw)
+    match = re.search(_NONFINITE, raw)
     if match is not None and match.start() <= max(exc.pos, 0) + 1:
         bad_line = raw.count(b"\n", 0, match.start()) + first_line
         token = match.group(0).decode()

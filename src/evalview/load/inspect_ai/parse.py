@@ -255,7 +255,7 @@ def _metrics(spec: Spec, metrics: Any, where: str, here: str) -> tuple[MetricRec
 
 # -- samples -------------------------------------------------------------------------------
 
-_TRACE_LAST = re.compile(r"^([A-Za-z_][\w.]*)(?::|$)")
+_TRACE_LAST = r"^([A-Za-z_][\w.]*)(?::|$)"  # compiled on first use: errored samples only
 
 
 def error_type(error: Any) -> str | None:
@@ -267,7 +267,7 @@ def error_type(error: Any) -> str | None:
         trace = error.get("traceback")
         if isinstance(trace, str):
             for line in reversed(trace.strip().splitlines()):
-                m = _TRACE_LAST.match(line.strip())
+                m = re.match(_TRACE_LAST, line.strip())
                 if m is not None and not line.startswith(" "):
                     return m.group(1).rsplit(".", 1)[-1][:80]
     return "error"

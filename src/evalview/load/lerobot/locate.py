@@ -21,11 +21,13 @@ import orjson
 #: A JSON path: keys and list indexes from the document root.
 Path = tuple[str | int, ...]
 
+# The patterns are kept as text and compiled on first use (`re`'s own cache): a clean file's
+# `check` never locates a line, so it never needs them.
 # A string (escapes included), one structural character, or a bare literal (number, true, NaN, …).
-_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
-_NEWLINE = re.compile(rb"\n")
+_TOKEN = rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+'
+_NEWLINE = rb"\n"
 #: One element of an array of plain scalars (numbers, true, false, null, NaN).
-_SCALAR = re.compile(rb"[^\s,]+")
+_SCALAR = rb"[^\s,]+"
 
 
 class Locator:
@@ -42,7 +44,7 @@ class Locator:
 
     @cached_property
     def _newlines(self) -> list[int]:
-        return [m.start() for m in _NEWLINE.finditer(self._raw)]
+        return [m.start() for m in re.finditer(_NEWLINE, self._raw)]
 
     @cached_property
     def members(self) -> dict[Path, Any]:
@@ -56,7 +58,7 @@ class Locator:
         # Each frame: [path, members (list of offsets, or dict key → offset), expecting_key, key]
         stack: list[list[Any]] = []
         pos = 0
-        search = _TOKEN.search
+        search = re.compile(_TOKEN).search
         while (m := search(raw, pos)) is not None:
             pos = m.end()
             tok = m.group()
@@ -107,7 +109,7 @@ class Locator:
         members = self.members.get(path)
         if isinstance(members, tuple):
             start, end = members
-            members = [m.start() for m in _SCALAR.finditer(self._raw, start + 1, end)]
+            members = [m.start() for m in re.compile(_SCALAR).finditer(self._raw, start + 1, end)]
             self.members[path] = members
         return members
 
