@@ -236,6 +236,8 @@ class EpisodesPane(Vertical):
         yield Static(id="episodes-status", classes="status-line")
 
     def on_mount(self) -> None:
+        if not self.children:  # mounted as its screen or the app closed: never composed
+            return
         self._refresh_rows()
 
     # -- filtering ---------------------------------------------------------------------------

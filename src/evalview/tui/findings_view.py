@@ -154,6 +154,8 @@ class FindingsPane(Vertical):
         yield Static(id="rule-explanation")
 
     def on_mount(self) -> None:
+        if not self.children:  # mounted as its screen or the app closed: never composed
+            return
         self._show(self.all_findings)
         self._explain_empty()
 

@@ -113,6 +113,8 @@ class PartialCreditPane(Vertical):
         yield _checkpoint_table("psr-checkpoints")
 
     def on_mount(self) -> None:
+        if not self.children:  # mounted as its screen or the app closed: never composed
+            return
         if self.session.psr_pending:
             self.query_one("#psr-title", Static).update(f"{TITLE}\n[dim]scoring partial credit…[/]")
             return

@@ -125,6 +125,8 @@ class SamplesPane(Vertical):
         yield DataTable(id="samples-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
+        if not self.children:  # mounted as its screen or the app closed: never composed
+            return
         self.show_bar = self.app.size.width >= BAR_MIN_WIDTH
         self._fill_scorers()
         self._fill_groups()

@@ -94,6 +94,8 @@ class TasksPane(Vertical):
     BAR_MIN_WIDTH = 110
 
     def on_mount(self) -> None:
+        if not self.children:  # mounted as its screen or the app closed: never composed
+            return
         self._layout(self.app.size.width)
         self._columns()
 
