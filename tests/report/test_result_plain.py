@@ -27,6 +27,7 @@ from report_runs import EXAMPLE, hostile_run
 from evalview.model import result as models
 from evalview.model import result_plain as plain
 from evalview.model.result import Result
+from evalview.report.builder import validated
 from evalview.report.export import document_bytes, export_run, result_bytes
 from evalview.report.render import render_html
 
@@ -115,7 +116,7 @@ def test_every_export_is_accepted_with_pydantics_values(texts: list[tuple[str, b
         assert same(ours, model.model_dump()), name
         assert document_bytes(ours) == result_bytes(model) == text, name
         assert render_html(ours) == render_html(model), name
-        assert same(plain.validated(text), ours)
+        assert same(validated(text), ours)
 
 
 #: Values put in place of every node of a valid document: every JSON type, the edges of counts
@@ -243,9 +244,9 @@ def test_what_the_plain_check_refuses_is_worded_by_pydantic(
     doc = small(texts[0][1])
     doc["counts"]["selected"] = -1
     with pytest.raises(ValidationError, match=r"counts\.selected"):
-        plain.validated(orjson.dumps(doc))
+        validated(orjson.dumps(doc))
     with pytest.raises(ValidationError):
-        plain.validated(b"{not json")
+        validated(b"{not json")
 
 
 def test_an_export_builds_no_pydantic_model(tmp_path: Path) -> None:

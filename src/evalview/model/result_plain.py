@@ -3,16 +3,17 @@
 The pydantic models (`evalview.model.result`) are the schema: docs/result.schema.json is
 generated from them and a reopened result.json is validated by them. Importing pydantic and
 building those models costs `evalview export` about 0.15 s of CPU, a quarter of `check`'s whole
-run (issue 25), so the export checks the document it built here first. `validated(text)` parses
-the JSON text and checks it against the same fields with the same strict rules (JSON types
+run (issue 25), so the export checks the document it built here first. `check(document)` checks
+the parsed JSON text against the same fields with the same strict rules (JSON types
 only, no coercion, extra keys forbidden, every field required but `redacted`, counts >= 0,
 fractions in [0, 1]), and returns what `Result.from_json(text).model_dump()` returns: the same
 values in the models' field order, integers in float fields as floats, intervals as tuples.
 
 It only ever says yes on its own. Whatever it does not accept (a wrong type, a missing or extra
-key, an integer too large to be exactly a float, a text orjson cannot parse) is handed to the
-pydantic model, which raises its own ValidationError as before, or, were it to accept what this
-check refused, gives the values. So a document this module accepts is one pydantic accepts with
+key, an integer too large to be exactly a float) the export hands to the pydantic model
+(`evalview.report.builder.validated`: this module never imports the model it mirrors), which
+raises its own ValidationError as before, or, were it to accept what this check refused, gives
+the values. So a document this module accepts is one pydantic accepts with
 the same values (tests/report/test_result_plain.py shows it on every exported sample and on
 mutations of every field), and refusals are pydantic's by construction.
 `tests/report/test_result_plain.py` also keeps the field lists here in step with the models.
@@ -23,15 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-import orjson
-
 __all__ = [
     "LEROBOT_SOURCE_FORMAT",
     "SCHEMA_VERSION",
     "SOURCE_FORMAT",
     "SOURCE_FORMATS",
     "check",
-    "validated",
 ]
 
 #: Our own schema identifier; bump the suffix when a field changes meaning or disappears.
@@ -325,17 +323,3 @@ def check(document: Any) -> dict[str, Any] | None:
         return _result(document)
     except _No:
         return None
-
-
-def validated(text: bytes) -> dict[str, Any]:
-    """result.json's JSON text, validated strictly: the values of
-    `Result.from_json(text).model_dump()`. Raises pydantic's ValidationError when invalid."""
-    try:
-        document = check(orjson.loads(text))
-    except orjson.JSONDecodeError:
-        document = None
-    if document is None:
-        from evalview.model.result import Result  # the schema itself: it words the errors
-
-        return Result.from_json(text).model_dump()
-    return document

@@ -24,7 +24,7 @@ import orjson
 
 from evalview import __version__
 from evalview.findings import Finding, Severity
-from evalview.model.result_plain import SCHEMA_VERSION, SOURCE_FORMAT, validated
+from evalview.model.result_plain import SCHEMA_VERSION, SOURCE_FORMAT, check
 from evalview.model.run import COMPLETED, ERROR, ERROR_CATEGORIES, UNATTEMPTED, Run
 from evalview.report.destination import AuditRefused, ExportRefused
 from evalview.report.leaks import Leak, scrub_and_find_leaks
@@ -209,6 +209,22 @@ def build_published(
     ValidationError when the document does not validate."""
     text = published_text(run, card, findings, metrics=metrics, scrubber=scrubber, redact=redact)
     return validated(text)
+
+
+def validated(text: bytes) -> dict[str, Any]:
+    """result.json's JSON text, validated strictly: the values of
+    `Result.from_json(text).model_dump()`, by `model.result_plain.check` when it accepts them
+    (pydantic is then never imported), else by the model, which words the errors. Raises
+    pydantic's ValidationError when invalid."""
+    try:
+        document = check(orjson.loads(text))
+    except orjson.JSONDecodeError:
+        document = None
+    if document is None:
+        from evalview.model.result import Result
+
+        return Result.from_json(text).model_dump()
+    return document
 
 
 def published_text(
