@@ -111,6 +111,19 @@ def schedule_list(run: Run) -> list[str] | None:
     return ids
 
 
+def checked_while_reading(run: Run) -> Any | None:
+    """The reader's per-record checks of this run (`episodes.RecordChecks`: their findings and
+    the summary's tally), when they saw every parsed record of it under its manifest; else None
+    (the audit walks the records itself). Here, not in episodes.py, so that the summary's check
+    asks it without importing the episodes' checks (which import the summary's tally)."""
+    done = getattr(run, "record_checks", None)
+    if done is None or getattr(done, "components", None) != declared_components(run):
+        return None
+    if getattr(done, "records", None) != sum(1 for rec in run.records if rec.data is not None):
+        return None
+    return done
+
+
 def declared_components(run: Run) -> set[str] | None:
     """Component ids declared in manifest.method.models, or None when no method is declared."""
     return manifest_components(run.manifest)

@@ -19,6 +19,7 @@ from evalview.audit.checks._common import (
     SCHEMA_VERSION,
     USAGE_FIELDS,
     cached_exceeds_input,
+    checked_while_reading,
     close,
     declared_components,
     describe,
@@ -205,13 +206,9 @@ class RecordChecks:
 
 def done_while_reading(run: Run) -> RecordChecks | None:
     """The per-record checks the reader ran on this run, when they saw every parsed record of it
-    under its manifest (else None: the audit walks the records itself)."""
-    done = getattr(run, "record_checks", None)
-    if not isinstance(done, RecordChecks) or done.components != declared_components(run):
-        return None
-    if done.records != sum(1 for rec in run.records if rec.data is not None):
-        return None
-    return done
+    under its manifest (`checked_while_reading`; else None: the audit walks the records)."""
+    done = checked_while_reading(run)
+    return done if isinstance(done, RecordChecks) else None
 
 
 def _check_record(

@@ -15,6 +15,7 @@ from evalview.audit.checks._common import (
     SUMMARY,
     USAGE_FIELDS,
     cached_exceeds_input,
+    checked_while_reading,
     close,
     declared_components,
     describe,
@@ -286,11 +287,9 @@ def tallied_components(summary: dict[str, Any] | None) -> list[str]:
 
 
 def _tally(run: Run, component_ids: list[str]) -> _Tally:
-    from evalview.audit.checks.episodes import done_while_reading
-
-    done = done_while_reading(run)
-    if done is not None and done.tallying.component_ids == component_ids:
-        return done.tallying.result()  # tallied as each line was parsed
+    done = getattr(checked_while_reading(run), "tallying", None)
+    if isinstance(done, Tallying) and done.component_ids == component_ids:
+        return done.result()  # tallied as each line was parsed
     tallying = Tallying(component_ids)
     for _, d in run.iter_records():
         tallying.add(d)
